@@ -1,0 +1,127 @@
+// Array: a reference-counted, strided view of typed data that may live on the host or on any
+// device. Views (slices, transposes, broadcasts, reshapes where possible) share storage and never
+// copy; operations run where the runtime places them and results stay there until read.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "switchyard/dtype.hpp"
+#include "switchyard/error.hpp"
+#include "switchyard/shape.hpp"
+
+namespace switchyard {
+
+class Buffer;
+
+class Array {
+ public:
+  Array() = default;  // a null array; most operations reject it
+
+  // ---- factories (results on the host)
+  static Array zeros(const Shape& shape, DType dtype = DType::Float32);
+  static Array ones(const Shape& shape, DType dtype = DType::Float32);
+  static Array full(const Shape& shape, double value, DType dtype = DType::Float32);
+  static Array arange(double start, double stop, double step = 1, DType dtype = DType::Float64);
+  static Array linspace(double start, double stop, std::int64_t num, DType dtype = DType::Float64);
+  // Seeded, reproducible across runs and machines (Philox-free counter hashing per element).
+  static Array uniform(const Shape& shape, std::uint64_t seed, double low = 0, double high = 1,
+                       DType dtype = DType::Float32);
+  static Array normal(const Shape& shape, std::uint64_t seed, double mean = 0, double stddev = 1,
+                      DType dtype = DType::Float32);
+  // Copies `bytes` bytes of C-contiguous data; throws ValueError if bytes != size * itemsize.
+  static Array from_host(const void* data, std::size_t bytes, const Shape& shape, DType dtype);
+  template <class T>
+  static Array from_vector(const std::vector<T>& values, const Shape& shape) {
+    return from_host(values.data(), values.size() * sizeof(T), shape, dtype_of<T>());
+  }
+  template <class T>
+  static Array from_vector(const std::vector<T>& values) {
+    return from_vector(values, Shape{static_cast<std::int64_t>(values.size())});
+  }
+  // Uses the caller's memory in place (zero-copy). `strides` in elements (default C order);
+  // every element must lie inside [data, data + bytes). `release` runs when the last array using
+  // the memory is gone.
+  static Array borrow(void* data, std::size_t bytes, const Shape& shape, DType dtype,
+                      std::function<void()> release = {},
+                      std::optional<Strides> strides = std::nullopt);
+
+  // ---- properties
+  explicit operator bool() const { return static_cast<bool>(buffer_); }
+  DType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const Strides& strides() const { return strides_; }  // in elements
+  std::int64_t offset() const { return offset_; }      // first element, in elements
+  int ndim() const { return shape_.size(); }
+  std::int64_t size() const;
+  std::size_t itemsize() const { return size_of(dtype_); }
+  std::size_t nbytes() const { return static_cast<std::size_t>(size()) * itemsize(); }
+  bool is_contiguous() const;
+  // Where valid copies of the data are now: "host", "opencl:0", ...
+  std::vector<std::string> locations() const;
+
+  // ---- views (no copies)
+  // Python slicing on one axis: start/stop may be negative or absent; step != 0.
+  Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
+              std::int64_t step = 1) const;
+  Array operator[](std::int64_t index) const;  // picks along axis 0, dropping it
+  Array transpose() const;                      // reverses the axes
+  Array permute(std::span<const int> axes) const;
+  Array permute(std::initializer_list<int> axes) const {
+    return permute(std::span<const int>(axes.begin(), axes.size()));
+  }
+  // A view when the strides allow it (NumPy's rule), otherwise a contiguous copy. One extent may
+  // be -1 (inferred).
+  Array reshape(const Shape& shape) const;
+  Array broadcast_to(const Shape& shape) const;
+  Array expand_dims(int axis) const;
+  Array squeeze(std::optional<int> axis = std::nullopt) const;
+
+  // ---- copies
+  Array astype(DType dtype) const;  // always a new array
+  Array copy() const;               // contiguous, same dtype
+
+  // ---- data out
+  // Copies the elements in C order into `dst`; throws ValueError unless bytes == nbytes().
+  void to_host(void* dst, std::size_t bytes) const;
+  template <class T>
+  std::vector<T> to_vector() const {
+    const Array a = dtype_ == dtype_of<T>() ? *this : astype(dtype_of<T>());
+    std::vector<T> out(static_cast<std::size_t>(a.size()));
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<std::uint8_t> bytes(out.size());
+      a.to_host(bytes.data(), bytes.size());
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] = bytes[i] != 0;
+    } else {
+      a.to_host(out.data(), out.size() * sizeof(T));
+    }
+    return out;
+  }
+  template <class T>
+  T item() const {
+    if (size() != 1)
+      throw ValueError("item() needs an array of one element, given shape " + to_string(shape_));
+    return to_vector<T>()[0];
+  }
+
+  // ---- internals shared with the runtime
+  Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides,
+        std::int64_t offset);
+  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+
+ private:
+  void require() const;  // throws ValueError on a null array
+
+  std::shared_ptr<Buffer> buffer_;
+  DType dtype_ = DType::Float32;
+  Shape shape_;
+  Strides strides_;
+  std::int64_t offset_ = 0;
+};
+
+}  // namespace switchyard

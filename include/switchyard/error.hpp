@@ -1,0 +1,75 @@
+// Typed errors. Every failure Switchyard reports derives from switchyard::Error; the message
+// says what was expected, what was given and, where it helps, what to do.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace switchyard {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Shapes that cannot be combined: mismatched, impossible broadcasts, bad reshapes, rank limits.
+class ShapeError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A dtype or dtype pair an operation does not support.
+class DTypeError : public Error {
+ public:
+  using Error::Error;
+};
+
+// An axis, index or slice bound outside what the array has.
+class IndexError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A bad argument value: negative or overflowing size, zero step, empty reduction without identity.
+class ValueError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A bad SWITCHYARD_* environment value or configuration.
+class ConfigError : public Error {
+ public:
+  using Error::Error;
+};
+
+// An allocation that did not succeed (host or device); names the device and the sizes.
+class OutOfMemory : public Error {
+ public:
+  using Error::Error;
+};
+
+// A device or driver error; the message keeps the backend's own error name.
+class DeviceError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A kernel that failed to build; the message carries the build log.
+class CompileError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A backend asked for by name that is not available on this machine.
+class BackendUnavailable : public Error {
+ public:
+  using Error::Error;
+};
+
+// A DLPack tensor Switchyard cannot take (device, dtype, lanes) or a capsule used twice.
+class DLPackError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace switchyard

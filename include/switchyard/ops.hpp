@@ -1,0 +1,95 @@
+// Array operations. Each runs as one kernel on the device the runtime chooses; dtypes follow
+// NumPy's promotion, with Python-style scalars "weak" (float32_array * 2.5 stays float32).
+#pragma once
+
+#include <optional>
+
+#include "switchyard/array.hpp"
+
+namespace switchyard {
+
+// A scalar operand: bool, integer or floating, promoted as NumPy 2 promotes Python scalars.
+struct Scalar {
+  ScalarKind kind;
+  double f = 0;
+  std::int64_t i = 0;
+  Scalar(bool v) : kind(ScalarKind::Bool), i(v) {}
+  Scalar(int v) : kind(ScalarKind::Int), f(v), i(v) {}
+  Scalar(long v) : kind(ScalarKind::Int), f(static_cast<double>(v)), i(v) {}
+  Scalar(long long v) : kind(ScalarKind::Int), f(static_cast<double>(v)), i(v) {}
+  Scalar(float v) : kind(ScalarKind::Float), f(v) {}
+  Scalar(double v) : kind(ScalarKind::Float), f(v) {}
+};
+
+// ---- elementwise, binary (arrays broadcast; either side may be a Scalar)
+#define SWITCHYARD_BINARY(fn)                  \
+  Array fn(const Array& a, const Array& b);    \
+  Array fn(const Array& a, Scalar b);          \
+  Array fn(Scalar a, const Array& b);
+SWITCHYARD_BINARY(add)
+SWITCHYARD_BINARY(subtract)
+SWITCHYARD_BINARY(multiply)
+SWITCHYARD_BINARY(divide)        // true division: integers give float64
+SWITCHYARD_BINARY(floor_divide)  // integer division by zero gives 0
+SWITCHYARD_BINARY(mod)           // sign of the divisor, as Python's %
+SWITCHYARD_BINARY(power)
+SWITCHYARD_BINARY(minimum)       // NaN propagates
+SWITCHYARD_BINARY(maximum)
+SWITCHYARD_BINARY(arctan2)
+SWITCHYARD_BINARY(equal)
+SWITCHYARD_BINARY(not_equal)
+SWITCHYARD_BINARY(less)
+SWITCHYARD_BINARY(less_equal)
+SWITCHYARD_BINARY(greater)
+SWITCHYARD_BINARY(greater_equal)
+SWITCHYARD_BINARY(logical_and)
+SWITCHYARD_BINARY(logical_or)
+SWITCHYARD_BINARY(logical_xor)
+#undef SWITCHYARD_BINARY
+
+// ---- elementwise, unary
+Array negative(const Array& a);
+Array abs(const Array& a);
+Array sign(const Array& a);
+Array logical_not(const Array& a);
+Array exp(const Array& a);
+Array log(const Array& a);
+Array sqrt(const Array& a);
+Array sin(const Array& a);
+Array cos(const Array& a);
+Array tan(const Array& a);
+Array tanh(const Array& a);
+Array floor(const Array& a);
+Array ceil(const Array& a);
+
+// cond must be bool; a and b are promoted together; all three broadcast.
+Array where(const Array& cond, const Array& a, const Array& b);
+
+// ---- reductions over all elements (axis absent, result of shape ()) or one axis
+Array sum(const Array& a, std::optional<int> axis = std::nullopt);
+Array prod(const Array& a, std::optional<int> axis = std::nullopt);
+Array min(const Array& a, std::optional<int> axis = std::nullopt);  // NaN propagates
+Array max(const Array& a, std::optional<int> axis = std::nullopt);
+Array argmin(const Array& a, std::optional<int> axis = std::nullopt);  // first occurrence
+Array argmax(const Array& a, std::optional<int> axis = std::nullopt);
+Array mean(const Array& a, std::optional<int> axis = std::nullopt);
+
+// ---- linear algebra (float32/float64): 2-D·2-D is gemm, 2-D·1-D is gemv
+Array matmul(const Array& a, const Array& b);
+
+// ---- operators
+inline Array operator+(const Array& a, const Array& b) { return add(a, b); }
+inline Array operator+(const Array& a, Scalar b) { return add(a, b); }
+inline Array operator+(Scalar a, const Array& b) { return add(a, b); }
+inline Array operator-(const Array& a, const Array& b) { return subtract(a, b); }
+inline Array operator-(const Array& a, Scalar b) { return subtract(a, b); }
+inline Array operator-(Scalar a, const Array& b) { return subtract(a, b); }
+inline Array operator*(const Array& a, const Array& b) { return multiply(a, b); }
+inline Array operator*(const Array& a, Scalar b) { return multiply(a, b); }
+inline Array operator*(Scalar a, const Array& b) { return multiply(a, b); }
+inline Array operator/(const Array& a, const Array& b) { return divide(a, b); }
+inline Array operator/(const Array& a, Scalar b) { return divide(a, b); }
+inline Array operator/(Scalar a, const Array& b) { return divide(a, b); }
+inline Array operator-(const Array& a) { return negative(a); }
+
+}  // namespace switchyard

@@ -1,0 +1,12 @@
+// Switchyard: numerical work on every device a machine has, each kernel placed where it finishes
+// soonest. This header includes the whole public API.
+#pragma once
+
+#include "switchyard/array.hpp"
+#include "switchyard/device.hpp"
+#include "switchyard/dlpack.hpp"
+#include "switchyard/dtype.hpp"
+#include "switchyard/error.hpp"
+#include "switchyard/ops.hpp"
+#include "switchyard/runtime.hpp"
+#include "switchyard/shape.hpp"

@@ -1,0 +1,85 @@
+#include "backends/registry.hpp"
+
+#include <algorithm>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "core/config.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard {
+namespace {
+
+struct Entry {
+  std::string_view name;
+  std::unique_ptr<Backend> (*make)();
+};
+
+// Highest priority first. Adding a backend is one line here.
+constexpr Entry kEntries[] = {
+    {"cpu", cpu::make_backend},
+};
+
+std::string valid_names(bool with_auto) {
+  std::string s = with_auto ? "auto" : "";
+  for (const auto& e : kEntries) s += (s.empty() ? "" : ", ") + std::string(e.name);
+  return s;
+}
+
+bool known(std::string_view name) {
+  return std::any_of(std::begin(kEntries), std::end(kEntries),
+                     [&](const Entry& e) { return e.name == name; });
+}
+
+}  // namespace
+
+Registry& Registry::instance() {
+  static Registry registry;
+  return registry;
+}
+
+Registry::Registry() {
+  const char* forced = env_value("SWITCHYARD_BACKEND");
+  const std::string choice = forced ? forced : "auto";
+  if (choice != "auto" && !known(choice))
+    throw ConfigError("SWITCHYARD_BACKEND='" + choice + "': expected one of " + valid_names(true));
+  const char* disable_text = env_value("SWITCHYARD_DISABLE");
+  const auto disabled = split_list(disable_text ? disable_text : "");
+  for (const auto& d : disabled) {
+    if (!known(d))
+      throw ConfigError("SWITCHYARD_DISABLE names '" + d + "': expected a comma list of " +
+                        valid_names(false));
+    if (d == choice)
+      throw ConfigError("SWITCHYARD_BACKEND='" + choice +
+                        "' is also in SWITCHYARD_DISABLE: expected a backend that is not disabled");
+  }
+  forced_ = choice != "auto";
+
+  for (const auto& entry : kEntries) {
+    owned_.push_back(entry.make());
+    Backend* b = owned_.back().get();
+    std::string reason = b->unavailable_reason();
+    if (reason.empty() && std::find(disabled.begin(), disabled.end(), entry.name) != disabled.end())
+      reason = "disabled by SWITCHYARD_DISABLE";
+    if (reason.empty() && forced_ && entry.name != choice)
+      reason = "not selected: SWITCHYARD_BACKEND=" + choice;
+    if (entry.name == "cpu") cpu_ = b->devices().front();
+    if (reason.empty())
+      for (Device* d : b->devices()) devices_.push_back(d);
+    status_.push_back({b, std::move(reason)});
+  }
+  if (forced_ && devices_.empty()) {
+    const Backend* b = find(choice);
+    throw BackendUnavailable("SWITCHYARD_BACKEND=" + choice + " but that backend is unavailable: " +
+                             b->unavailable_reason());
+  }
+}
+
+Registry::~Registry() = default;
+
+Backend* Registry::find(std::string_view name) const {
+  for (const auto& s : status_)
+    if (s.backend->name() == name) return s.backend;
+  return nullptr;
+}
+
+}  // namespace switchyard

@@ -1,0 +1,191 @@
+#include "expr/kernel_ir.hpp"
+
+#include <xxhash.h>
+
+#include <array>
+#include <string>
+
+#include "switchyard/error.hpp"
+
+namespace switchyard::ir {
+namespace {
+
+struct OpInfo {
+  std::string_view name;
+  int arity;
+  bool transcendental;
+};
+
+constexpr std::array<OpInfo, kOpCodeCount> kOps = {{
+    {"load", 0, false},  {"scalar", 0, false}, {"neg", 1, false},   {"abs", 1, false},
+    {"sign", 1, false},  {"not", 1, false},    {"exp", 1, true},    {"log", 1, true},
+    {"sqrt", 1, false},  {"sin", 1, true},     {"cos", 1, true},    {"tan", 1, true},
+    {"tanh", 1, true},   {"floor", 1, false},  {"ceil", 1, false},  {"cast", 1, false},
+    {"add", 2, false},   {"sub", 2, false},    {"mul", 2, false},   {"div", 2, false},
+    {"floordiv", 2, false}, {"mod", 2, false}, {"pow", 2, true},    {"min", 2, false},
+    {"max", 2, false},   {"atan2", 2, true},   {"eq", 2, false},    {"ne", 2, false},
+    {"lt", 2, false},    {"le", 2, false},     {"gt", 2, false},    {"ge", 2, false},
+    {"and", 2, false},   {"or", 2, false},     {"xor", 2, false},   {"where", 3, false},
+}};
+
+const OpInfo& info(OpCode op) { return kOps[static_cast<int>(op)]; }
+
+[[noreturn]] void invalid(const std::string& what) {
+  throw ValueError("invalid kernel IR: " + what);
+}
+
+}  // namespace
+
+std::string_view name(OpCode op) { return info(op).name; }
+int arity(OpCode op) { return info(op).arity; }
+bool is_transcendental(OpCode op) { return info(op).transcendental; }
+bool is_comparison(OpCode op) { return op >= OpCode::Eq && op <= OpCode::Ge; }
+
+std::string_view name(ReduceOp op) {
+  static constexpr std::string_view kNames[] = {"sum", "prod", "min", "max", "argmin", "argmax"};
+  return kNames[static_cast<int>(op)];
+}
+
+DType reduce_result(ReduceOp op, DType t) {
+  switch (op) {
+    case ReduceOp::Sum:
+    case ReduceOp::Prod: return is_floating(t) ? t : DType::Int64;
+    case ReduceOp::ArgMin:
+    case ReduceOp::ArgMax: return DType::Int64;
+    case ReduceOp::Min:
+    case ReduceOp::Max: return t;
+  }
+  return t;
+}
+
+std::uint64_t Kernel::hash() const {
+  // Canonical encoding: a version tag, then every field as fixed-width little-endian bytes.
+  std::string bytes = "swyd-ir-1";
+  auto put = [&bytes](std::int64_t v) {
+    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  };
+  put(static_cast<std::int64_t>(inputs.size()));
+  for (const auto& in : inputs) put(static_cast<int>(in.dtype) << 8 | static_cast<int>(in.layout));
+  put(static_cast<std::int64_t>(scalars.size()));
+  for (auto s : scalars) put(static_cast<int>(s));
+  put(static_cast<std::int64_t>(body.size()));
+  for (const auto& i : body) {
+    put(static_cast<int>(i.op) << 8 | static_cast<int>(i.dtype));
+    put(i.a), put(i.b), put(i.c);
+  }
+  put(static_cast<std::int64_t>(outputs.size()));
+  for (const auto& o : outputs) put(o.value), put(static_cast<int>(o.dtype));
+  put(has_reduction ? 1 + (static_cast<int>(reduction.op) << 8 | static_cast<int>(reduction.over))
+                    : 0);
+  return XXH64(bytes.data(), bytes.size(), 0);
+}
+
+void Kernel::validate() const {
+  for (std::size_t v = 0; v < body.size(); ++v) {
+    const Instr& i = body[v];
+    const auto here = "instruction %" + std::to_string(v) + " (" + std::string(name(i.op)) + ")";
+    if (i.op == OpCode::Load && (i.a < 0 || i.a >= static_cast<int>(inputs.size())))
+      invalid(here + " loads input " + std::to_string(i.a) + ", expected 0.." +
+              std::to_string(static_cast<int>(inputs.size()) - 1));
+    if (i.op == OpCode::Load && inputs[i.a].dtype != i.dtype)
+      invalid(here + " loads " + std::string(switchyard::name(inputs[i.a].dtype)) + " input as " +
+              std::string(switchyard::name(i.dtype)));
+    if (i.op == OpCode::Scalar && (i.a < 0 || i.a >= static_cast<int>(scalars.size())))
+      invalid(here + " reads scalar " + std::to_string(i.a) + " of " +
+              std::to_string(scalars.size()));
+    const std::int32_t operands[3] = {i.a, i.b, i.c};
+    for (int k = 0; k < arity(i.op); ++k)
+      if (operands[k] < 0 || operands[k] >= static_cast<std::int32_t>(v))
+        invalid(here + " reads %" + std::to_string(operands[k]) +
+                ", expected an earlier instruction");
+  }
+  if (outputs.empty()) invalid("no outputs");
+  for (const auto& o : outputs) {
+    if (o.value < 0 || o.value >= static_cast<std::int32_t>(body.size()))
+      invalid("output reads %" + std::to_string(o.value) + " of " + std::to_string(body.size()));
+    if (body[o.value].dtype != o.dtype) invalid("output dtype differs from its value's dtype");
+  }
+  if (has_reduction && outputs.size() != 1)
+    invalid("a reduction folds exactly one output, given " + std::to_string(outputs.size()));
+}
+
+int Kernel::transcendental_count() const {
+  int n = 0;
+  for (const auto& i : body) n += is_transcendental(i.op);
+  return n;
+}
+
+int Kernel::arithmetic_count() const {
+  int n = 0;
+  for (const auto& i : body)
+    n += i.op != OpCode::Load && i.op != OpCode::Scalar && !is_transcendental(i.op);
+  return n;
+}
+
+std::string to_string(const Kernel& k) {
+  std::string s;
+  for (std::size_t v = 0; v < k.body.size(); ++v) {
+    const Instr& i = k.body[v];
+    s += "%" + std::to_string(v) + " = " + std::string(name(i.op)) + " " +
+         std::string(switchyard::name(i.dtype));
+    if (i.op == OpCode::Load) s += " in" + std::to_string(i.a);
+    else if (i.op == OpCode::Scalar) s += " s" + std::to_string(i.a);
+    else {
+      const std::int32_t operands[3] = {i.a, i.b, i.c};
+      for (int j = 0; j < arity(i.op); ++j) s += " %" + std::to_string(operands[j]);
+    }
+    s += "\n";
+  }
+  for (std::size_t o = 0; o < k.outputs.size(); ++o)
+    s += "out" + std::to_string(o) + " = %" + std::to_string(k.outputs[o].value) + "\n";
+  if (k.has_reduction)
+    s += std::string(name(k.reduction.op)) +
+         (k.reduction.over == ReduceOver::All ? " over all\n" : " over last axis\n");
+  return s;
+}
+
+std::int32_t KernelBuilder::load(DType dtype, Layout layout) {
+  kernel_.inputs.push_back({dtype, layout});
+  kernel_.body.push_back({OpCode::Load, dtype, static_cast<std::int32_t>(kernel_.inputs.size() - 1)});
+  return static_cast<std::int32_t>(kernel_.body.size() - 1);
+}
+
+std::int32_t KernelBuilder::scalar(DType dtype) {
+  kernel_.scalars.push_back(dtype);
+  kernel_.body.push_back({OpCode::Scalar, dtype, static_cast<std::int32_t>(kernel_.scalars.size() - 1)});
+  return static_cast<std::int32_t>(kernel_.body.size() - 1);
+}
+
+std::int32_t KernelBuilder::unary(OpCode op, std::int32_t a, DType result) {
+  kernel_.body.push_back({op, result, a});
+  return static_cast<std::int32_t>(kernel_.body.size() - 1);
+}
+
+std::int32_t KernelBuilder::cast(std::int32_t a, DType to) {
+  if (dtype(a) == to) return a;
+  return unary(OpCode::Cast, a, to);
+}
+
+std::int32_t KernelBuilder::binary(OpCode op, std::int32_t a, std::int32_t b, DType result) {
+  kernel_.body.push_back({op, result, a, b});
+  return static_cast<std::int32_t>(kernel_.body.size() - 1);
+}
+
+std::int32_t KernelBuilder::where(std::int32_t cond, std::int32_t a, std::int32_t b) {
+  kernel_.body.push_back({OpCode::Where, dtype(a), cond, a, b});
+  return static_cast<std::int32_t>(kernel_.body.size() - 1);
+}
+
+void KernelBuilder::output(std::int32_t value) { kernel_.outputs.push_back({value, dtype(value)}); }
+
+void KernelBuilder::reduce(ReduceOp op, ReduceOver over) {
+  kernel_.has_reduction = true;
+  kernel_.reduction = {op, over};
+}
+
+Kernel KernelBuilder::build() {
+  kernel_.validate();
+  return std::move(kernel_);
+}
+
+}  // namespace switchyard::ir

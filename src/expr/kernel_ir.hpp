@@ -1,0 +1,144 @@
+// Kernel IR: the one description of elementwise work that every backend executes.
+//
+// A kernel runs over an iteration space (a shape given at launch). Each instruction computes one
+// value per element, in SSA form: an instruction's operands are indices of earlier instructions.
+// `Load` reads an input at the current element through that input's strides (zero strides
+// broadcast, so views and broadcasting need no copies); `Scalar` reads a runtime scalar argument
+// (so `x * 2.5` and `x * 3.0` share one compiled kernel). Outputs store chosen values, and an
+// optional trailing reduction folds the first output over all elements or over the last axis
+// (axis reductions are launched with the reduced axis moved last, so the IR never names an axis).
+//
+// Semantics every backend implements identically (the conformance suite checks them):
+//  - Operands of arithmetic, min/max and comparisons have the instruction's dtype (comparisons:
+//    both operands share one dtype, result bool). The builder inserts every cast explicitly.
+//  - Div, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Atan2, Floor, Ceil: float dtypes only.
+//  - FloorDiv: floor(a / b); integers: rounds toward minus infinity, x // 0 == 0, and
+//    INT_MIN // -1 wraps to INT_MIN (never a trap).
+//  - Mod: a - floor(a / b) * b, sign of the divisor (Python); integers: x % 0 == 0;
+//    floats: fmod corrected to the divisor's sign, x % 0 == NaN.
+//  - Pow: floats: pow(); integers: exact repeated squaring, negative exponent gives 0 unless the
+//    base is 1 or -1.
+//  - Min, Max: a NaN operand gives NaN. Sign: -1, 0, 1 (NaN for NaN).
+//  - And, Or, Xor, Not: bool operands, logical.
+//  - Cast: to bool is (x != 0), NaN gives true; float to integer truncates toward zero,
+//    saturates at the integer's range, and NaN gives 0; bool to number is 0 or 1.
+//  - Integer Add/Sub/Mul/Neg/Abs wrap around (two's complement), as NumPy does.
+//  - Reductions fold outputs[0] (dtype T) into reduce_result(op, T): Sum and Prod accumulate in
+//    the result dtype (float32 sums at least as accurately as pairwise summation); Min/Max
+//    propagate NaN; ArgMin/ArgMax give the first index of the extreme (or of the first NaN),
+//    counted in row-major order over the reduced elements. Sum of nothing is 0, Prod is 1;
+//    callers reject empty Min/Max/Arg reductions before launching.
+//
+// The IR holds no shapes, strides or pointers: those are launch arguments. Its hash is therefore
+// a stable key for compiled programs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "switchyard/dtype.hpp"
+
+namespace switchyard::ir {
+
+enum class OpCode : std::uint8_t {
+  // sources
+  Load,    // a = input index
+  Scalar,  // a = scalar argument index
+  // unary
+  Neg, Abs, Sign, Not, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Floor, Ceil, Cast,
+  // binary
+  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, Min, Max, Atan2,
+  Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor,
+  // ternary
+  Where,  // a ? b : c
+};
+
+inline constexpr int kOpCodeCount = static_cast<int>(OpCode::Where) + 1;
+
+std::string_view name(OpCode op);
+int arity(OpCode op);  // operands read from earlier instructions (0 for Load and Scalar)
+bool is_comparison(OpCode op);
+bool is_transcendental(OpCode op);  // exp, log, sin, cos, tan, tanh, pow, atan2 (costly per element)
+
+// How an input is laid out over the iteration space; lets code generators and the CPU executor
+// take a fast path without looking at the strides.
+enum class Layout : std::uint8_t {
+  Contiguous,  // strides are the row-major strides of the iteration shape
+  Broadcast,   // every stride is zero: one element read everywhere
+  Strided,     // anything else
+};
+
+struct Input {
+  DType dtype;
+  Layout layout;
+};
+
+struct Instr {
+  OpCode op;
+  DType dtype;  // dtype of the value this instruction produces
+  std::int32_t a = -1, b = -1, c = -1;
+};
+
+struct Output {
+  std::int32_t value;  // instruction index
+  DType dtype;         // stored dtype (equals the value's dtype; casts are explicit instructions)
+};
+
+enum class ReduceOp : std::uint8_t { Sum, Prod, Min, Max, ArgMin, ArgMax };
+enum class ReduceOver : std::uint8_t { All, LastAxis };
+
+std::string_view name(ReduceOp op);
+
+// The dtype a reduction produces from values of dtype t (NumPy: sums of bool and int32 are int64;
+// arg reductions give int64 indices).
+DType reduce_result(ReduceOp op, DType t);
+
+struct Reduction {
+  ReduceOp op;
+  ReduceOver over;
+};
+
+struct Kernel {
+  std::vector<Input> inputs;
+  std::vector<DType> scalars;  // dtypes of the scalar arguments
+  std::vector<Instr> body;
+  std::vector<Output> outputs;
+  bool has_reduction = false;
+  Reduction reduction{};  // folds outputs[0]; then outputs.size() == 1
+
+  // Stable across processes and builds: a key for on-disk caches (xxHash64 of a canonical
+  // byte encoding, not of the struct's memory).
+  std::uint64_t hash() const;
+
+  // Throws switchyard::Error when operands are out of order, dtypes disagree, or the
+  // reduction shape is not one output.
+  void validate() const;
+
+  int transcendental_count() const;
+  int arithmetic_count() const;
+};
+
+// Readable listing, e.g. "%0 = load f32 in0\n%1 = sin f32 %0\n..." for explain and errors.
+std::string to_string(const Kernel& k);
+
+// Builds kernels one instruction at a time, inserting nothing implicitly: callers cast first.
+class KernelBuilder {
+ public:
+  std::int32_t load(DType dtype, Layout layout);
+  std::int32_t scalar(DType dtype);
+  std::int32_t unary(OpCode op, std::int32_t a, DType result);
+  std::int32_t cast(std::int32_t a, DType to);
+  std::int32_t binary(OpCode op, std::int32_t a, std::int32_t b, DType result);
+  std::int32_t where(std::int32_t cond, std::int32_t a, std::int32_t b);
+  void output(std::int32_t value);
+  void reduce(ReduceOp op, ReduceOver over);
+  DType dtype(std::int32_t value) const { return kernel_.body[value].dtype; }
+  Kernel build();  // validates
+
+ private:
+  Kernel kernel_;
+};
+
+}  // namespace switchyard::ir

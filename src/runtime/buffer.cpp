@@ -1,0 +1,127 @@
+#include "runtime/buffer.hpp"
+
+#include "runtime/host_memory.hpp"
+
+namespace switchyard {
+
+std::shared_ptr<Buffer> Buffer::allocate_host(std::size_t bytes) {
+  std::shared_ptr<Buffer> b(new Buffer(bytes));
+  b->host_ = static_cast<std::byte*>(host_memory::allocate(bytes));
+  b->host_valid_ = true;
+  return b;
+}
+
+std::shared_ptr<Buffer> Buffer::borrow_host(void* data, std::size_t bytes,
+                                            std::function<void()> release) {
+  std::shared_ptr<Buffer> b(new Buffer(bytes));
+  b->host_ = static_cast<std::byte*>(data);
+  b->host_valid_ = true;
+  b->release_ = release ? std::move(release) : [] {};
+  return b;
+}
+
+std::shared_ptr<Buffer> Buffer::allocate_on(Device& device, std::size_t bytes) {
+  if (device.info().unified_memory) return allocate_host(bytes);
+  std::shared_ptr<Buffer> b(new Buffer(bytes));
+  b->device_copies_.push_back({&device, device.allocate(bytes), false});
+  return b;
+}
+
+Buffer::~Buffer() {
+  for (auto& c : device_copies_) c.device->free(c.memory);
+  if (release_) release_();
+  else host_memory::release(host_, bytes_);
+}
+
+bool Buffer::valid_on_host() const {
+  std::lock_guard lock(mutex_);
+  return host_valid_;
+}
+
+bool Buffer::valid_on(const Device& device) const {
+  if (device.info().unified_memory) return valid_on_host();
+  std::lock_guard lock(mutex_);
+  for (const auto& c : device_copies_)
+    if (c.device == &device) return c.valid;
+  return false;
+}
+
+std::vector<std::string> Buffer::valid_locations() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> where;
+  if (host_valid_) where.emplace_back("host");
+  for (const auto& c : device_copies_)
+    if (c.valid) where.push_back(c.device->info().id());
+  return where;
+}
+
+void Buffer::ensure_host_allocated() {
+  if (!host_) host_ = static_cast<std::byte*>(host_memory::allocate(bytes_));
+}
+
+Buffer::DeviceCopy& Buffer::copy_on(Device& device) {
+  for (auto& c : device_copies_)
+    if (c.device == &device) return c;
+  device_copies_.push_back({&device, device.allocate(bytes_), false});
+  return device_copies_.back();
+}
+
+std::byte* Buffer::host_data() {
+  std::lock_guard lock(mutex_);
+  if (!host_valid_) {
+    for (auto& c : device_copies_) {
+      if (!c.valid) continue;
+      ensure_host_allocated();
+      c.device->copy_to_host(host_, c.memory, 0, bytes_);
+      host_valid_ = true;
+      break;
+    }
+    ensure_host_allocated();  // never written anywhere: uninitialised host memory
+  }
+  return host_;
+}
+
+DeviceMemory Buffer::read_on(Device& device) {
+  if (device.info().unified_memory) return {host_data(), bytes_};
+  std::lock_guard lock(mutex_);
+  DeviceCopy& target = copy_on(device);
+  if (target.valid) return target.memory;
+  if (!host_valid_) {
+    // Device-to-device moves go through the host: backends share no memory handles.
+    for (auto& c : device_copies_) {
+      if (!c.valid || &c == &target) continue;
+      ensure_host_allocated();
+      c.device->copy_to_host(host_, c.memory, 0, bytes_);
+      host_valid_ = true;
+      break;
+    }
+  }
+  if (host_valid_) device.copy_from_host(target.memory, 0, host_, bytes_);
+  target.valid = true;
+  return target.memory;
+}
+
+DeviceMemory Buffer::write_on(Device& device) {
+  if (device.info().unified_memory) {
+    std::lock_guard lock(mutex_);
+    ensure_host_allocated();
+    return {host_, bytes_};
+  }
+  std::lock_guard lock(mutex_);
+  return copy_on(device).memory;
+}
+
+void Buffer::mark_written(const Device& device) {
+  if (device.info().unified_memory) return mark_host_written();
+  std::lock_guard lock(mutex_);
+  for (auto& c : device_copies_) c.valid = c.device == &device;
+  host_valid_ = false;
+}
+
+void Buffer::mark_host_written() {
+  std::lock_guard lock(mutex_);
+  for (auto& c : device_copies_) c.valid = false;
+  host_valid_ = true;
+}
+
+}  // namespace switchyard

@@ -1,0 +1,71 @@
+// A Buffer is the storage behind arrays: one block of bytes that may have a copy on the host and
+// on any number of devices, each marked valid or stale.
+//
+// Invariants (guarded by mutex_): at least one copy is valid once the buffer has been written;
+// a copy is only marked stale after another is confirmed valid, so a failed transfer or kernel
+// never loses the data. Devices with unified memory (the CPU) use the host copy itself.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "backends/backend.hpp"
+
+namespace switchyard {
+
+class Buffer {
+ public:
+  // Host memory owned by the buffer (from the host pool); contents uninitialised but valid.
+  static std::shared_ptr<Buffer> allocate_host(std::size_t bytes);
+  // Caller's memory used in place; `release` runs when the last array using it goes away.
+  static std::shared_ptr<Buffer> borrow_host(void* data, std::size_t bytes,
+                                             std::function<void()> release);
+  // Memory on `device` only, to be written by a kernel there before it is read.
+  static std::shared_ptr<Buffer> allocate_on(Device& device, std::size_t bytes);
+
+  ~Buffer();
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+
+  std::size_t bytes() const { return bytes_; }
+  bool borrowed() const { return static_cast<bool>(release_); }
+
+  bool valid_on_host() const;
+  bool valid_on(const Device& device) const;
+  // "host", "opencl:0", ...: where valid copies are now (for explain and tests).
+  std::vector<std::string> valid_locations() const;
+
+  // Host pointer to valid data, copying from a device first if the host copy is stale.
+  std::byte* host_data();
+  // Memory on `device` holding valid data, copying there first if needed.
+  DeviceMemory read_on(Device& device);
+  // Memory on `device` that a kernel will overwrite whole: no copy in.
+  DeviceMemory write_on(Device& device);
+  // After a kernel or copy wrote the whole buffer on `device`: that copy alone is valid.
+  void mark_written(const Device& device);
+  // After the host copy was written (through host_data()).
+  void mark_host_written();
+
+ private:
+  struct DeviceCopy {
+    Device* device;
+    DeviceMemory memory;
+    bool valid;
+  };
+  explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
+  void ensure_host_allocated();  // mutex_ held
+  DeviceCopy& copy_on(Device& device);  // mutex_ held; allocates if absent
+
+  std::size_t bytes_;
+  mutable std::mutex mutex_;
+  std::byte* host_ = nullptr;
+  bool host_valid_ = false;
+  std::function<void()> release_;  // set for borrowed host memory
+  std::vector<DeviceCopy> device_copies_;
+};
+
+}  // namespace switchyard
