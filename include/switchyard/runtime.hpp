@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "switchyard/device.hpp"
@@ -20,6 +21,20 @@ std::vector<BackendReport> backends();
 
 // Devices work may run on (usable backends only), highest priority first.
 std::vector<DeviceInfo> devices();
+
+// Pins the work this thread submits to one device ("cpu:0", "opencl:0") while the scope lives,
+// overriding placement. Throws BackendUnavailable naming the usable devices when there is no such
+// device. Scopes nest.
+class DeviceScope {
+ public:
+  explicit DeviceScope(std::string_view device_id);
+  ~DeviceScope();
+  DeviceScope(const DeviceScope&) = delete;
+  DeviceScope& operator=(const DeviceScope&) = delete;
+
+ private:
+  void* previous_;
+};
 
 // Waits until all submitted work on every device has finished.
 void synchronize();

@@ -56,9 +56,12 @@ struct LibraryOp {
   bool transpose_a = false, transpose_b = false;
 };
 
-// C = A·B (gemm) or y = A·x (gemv), row-major, with leading dimensions in elements.
+// C = A·B (gemm: A is m×k, B is k×n, C is m×n) or y = A·x (gemv: A is m×n, x has n, y has m),
+// all row-major with leading dimensions in elements. When transpose_a is set, A's memory holds
+// the transpose (k×m row-major, leading dimension lda >= m), likewise transpose_b; C/y are
+// contiguous. Operand offsets are in elements. k == 0 gives C = 0.
 struct LibraryArgs {
-  std::int64_t m = 0, n = 0, k = 0;  // gemv: A is m×n, x has n, y has m
+  std::int64_t m = 0, n = 0, k = 0;
   Operand a, b, c;                    // gemv: b = x, c = y
   std::int64_t lda = 0, ldb = 0, ldc = 0;
 };

@@ -67,6 +67,10 @@ Registry::Registry() {
       for (Device* d : b->devices()) devices_.push_back(d);
     status_.push_back({b, std::move(reason)});
   }
+  if (!forced_ && devices_.empty())
+    throw ConfigError("no usable backend: every one is unavailable or in SWITCHYARD_DISABLE='" +
+                      std::string(disable_text ? disable_text : "") +
+                      "': expected at least one of " + valid_names(false) + " left enabled");
   if (forced_ && devices_.empty()) {
     const Backend* b = find(choice);
     throw BackendUnavailable("SWITCHYARD_BACKEND=" + choice + " but that backend is unavailable: " +

@@ -1,0 +1,19 @@
+// DLPack interop for host memory, zero-copy both ways.
+#pragma once
+
+#include "switchyard/array.hpp"
+
+struct DLManagedTensor;
+
+namespace switchyard {
+
+// Exports `a` as a DLPack tensor viewing its host memory (after bringing a device-only copy to
+// the host). The tensor keeps the storage alive until its deleter is called; call it exactly once.
+DLManagedTensor* to_dlpack(const Array& a);
+
+// Takes ownership of a CPU DLPack tensor without copying; its deleter runs when the last Array
+// using the memory is gone. Throws DLPackError for other devices, vector lanes or dtypes
+// Switchyard lacks (the tensor is then left to the caller, its deleter not called).
+Array from_dlpack(DLManagedTensor* tensor);
+
+}  // namespace switchyard

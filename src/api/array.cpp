@@ -1,0 +1,234 @@
+// Array properties and views: checked here, at the edge, so the layers below trust their inputs.
+#include "switchyard/array.hpp"
+
+#include <cstring>
+#include <numeric>
+
+#include "api/view_bounds.hpp"
+#include "runtime/buffer.hpp"
+#include "runtime/executor.hpp"
+
+namespace switchyard {
+namespace {
+
+// The lowest and highest element offsets a strided view reaches (only for non-empty shapes).
+std::pair<std::int64_t, std::int64_t> element_span(const Shape& shape, const Strides& strides,
+                                                   std::int64_t offset) {
+  std::int64_t lo = offset, hi = offset;
+  for (int i = 0; i < shape.size(); ++i) {
+    const std::int64_t reach = (shape[i] - 1) * strides[i];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  return {lo, hi};
+}
+
+}  // namespace
+
+void check_view_bounds(const Shape& shape, const Strides& strides, std::int64_t offset, DType dtype,
+                       std::size_t bytes) {
+  if (strides.size() != shape.size())
+    throw ShapeError("strides " + to_string(strides) + " do not match shape " + to_string(shape) +
+                     ": expected one stride per axis");
+  if (element_count(shape) == 0) return;
+  const auto [lo, hi] = element_span(shape, strides, offset);
+  const auto capacity = static_cast<std::int64_t>(bytes / size_of(dtype));
+  if (lo < 0 || hi >= capacity)
+    throw IndexError("view of shape " + to_string(shape) + " with strides " + to_string(strides) +
+                     " and offset " + std::to_string(offset) + " reaches elements [" +
+                     std::to_string(lo) + ", " + std::to_string(hi) + "] of a buffer holding " +
+                     std::to_string(capacity) + " " + std::string(name(dtype)) +
+                     " elements: expected every element inside the buffer");
+}
+
+Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides,
+             std::int64_t offset)
+    : buffer_(std::move(buffer)),
+      dtype_(dtype),
+      shape_(shape),
+      strides_(strides),
+      offset_(offset) {
+  check_view_bounds(shape_, strides_, offset_, dtype_, buffer_->bytes());
+}
+
+void Array::require() const {
+  if (!buffer_) throw ValueError("operation on a null Array: expected an array made by a factory");
+}
+
+std::int64_t Array::size() const { return element_count(shape_); }
+
+bool Array::is_contiguous() const {
+  std::int64_t expected = 1;
+  for (int i = shape_.size() - 1; i >= 0; --i) {
+    if (shape_[i] != 1 && strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+std::vector<std::string> Array::locations() const {
+  require();
+  return buffer_->valid_locations();
+}
+
+Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
+                   std::int64_t step) const {
+  require();
+  axis = normalize_axis(axis, ndim());
+  if (step == 0) throw ValueError("slice step is 0: expected a non-zero step");
+  const std::int64_t n = shape_[axis];
+  // Python's slice.indices(): clamp negative and out-of-range bounds.
+  auto clamp = [n, step](std::optional<std::int64_t> v, bool is_start) {
+    if (!v) return step > 0 ? (is_start ? 0 : n) : (is_start ? n - 1 : std::int64_t{-1});
+    std::int64_t x = *v < 0 ? *v + n : *v;
+    if (step > 0) return std::clamp<std::int64_t>(x, 0, n);
+    return std::clamp<std::int64_t>(x, -1, n - 1);
+  };
+  const std::int64_t first = clamp(start, true), last = clamp(stop, false);
+  std::int64_t count = step > 0 ? (last - first + step - 1) / step : (first - last - step - 1) / -step;
+  count = std::max<std::int64_t>(count, 0);
+  Shape shape = shape_;
+  Strides strides = strides_;
+  shape[axis] = count;
+  strides[axis] = strides_[axis] * step;
+  return Array(buffer_, dtype_, shape, strides, count ? offset_ + first * strides_[axis] : offset_);
+}
+
+Array Array::operator[](std::int64_t index) const {
+  require();
+  if (ndim() == 0) throw IndexError("cannot index a 0-d array: expected an array with an axis");
+  const std::int64_t n = shape_[0];
+  if (index < -n || index >= n)
+    throw IndexError("index " + std::to_string(index) + " is out of range for axis 0 of extent " +
+                     std::to_string(n) + ": expected -" + std::to_string(n) + " <= index < " +
+                     std::to_string(n));
+  if (index < 0) index += n;
+  Shape shape = shape_;
+  Strides strides = strides_;
+  shape.erase(0);
+  strides.erase(0);
+  return Array(buffer_, dtype_, shape, strides, offset_ + index * strides_[0]);
+}
+
+Array Array::transpose() const {
+  require();
+  std::vector<int> axes(ndim());
+  std::iota(axes.rbegin(), axes.rend(), 0);
+  return permute(axes);
+}
+
+Array Array::permute(std::span<const int> axes) const {
+  require();
+  if (static_cast<int>(axes.size()) != ndim())
+    throw ShapeError("permute got " + std::to_string(axes.size()) + " axes for an array of rank " +
+                     std::to_string(ndim()) + ": expected one entry per axis");
+  Shape shape;
+  Strides strides;
+  bool seen[kMaxRank] = {};
+  for (int a : axes) {
+    const int axis = normalize_axis(a, ndim());
+    if (seen[axis])
+      throw ValueError("permute repeats axis " + std::to_string(a) +
+                       ": expected each axis exactly once");
+    seen[axis] = true;
+    shape.push_back(shape_[axis]);
+    strides.push_back(strides_[axis]);
+  }
+  return Array(buffer_, dtype_, shape, strides, offset_);
+}
+
+Array Array::reshape(const Shape& requested) const {
+  require();
+  Shape shape = requested;
+  int inferred = -1;
+  std::int64_t known = 1;
+  for (int i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (inferred >= 0) throw ValueError("reshape " + to_string(requested) + " has two -1 extents: expected at most one");
+      inferred = i;
+    } else {
+      known *= element_count(Shape{shape[i]});
+    }
+  }
+  if (inferred >= 0) shape[inferred] = known == 0 ? 0 : size() / known;
+  if (element_count(shape) != size())
+    throw ShapeError("cannot reshape an array of shape " + to_string(shape_) + " (" +
+                     std::to_string(size()) + " elements) to " + to_string(requested) +
+                     ": expected the same number of elements");
+  if (size() == 0) return Array(buffer_, dtype_, shape, contiguous_strides(shape), 0);
+  // NumPy's no-copy rule: each group of old axes that maps onto a group of new axes must be
+  // contiguous within itself.
+  Strides strides = Dims::filled(shape.size(), 0);
+  int oi = 0, ni = 0;
+  const int on = ndim(), nn = shape.size();
+  bool viewable = true;
+  while (oi < on && ni < nn && viewable) {
+    std::int64_t np = shape[ni], op = shape_[oi];
+    int oj = oi + 1, nj = ni + 1;
+    while (np != op) {
+      if (np < op) np *= shape[nj++];
+      else op *= shape_[oj++];
+    }
+    for (int k = oi; k < oj - 1; ++k)
+      if (shape_[k] != 1 && strides_[k] != shape_[k + 1] * strides_[k + 1]) viewable = false;
+    strides[nj - 1] = strides_[oj - 1];
+    for (int k = nj - 1; k > ni; --k) strides[k - 1] = strides[k] * shape[k];
+    ni = nj, oi = oj;
+  }
+  if (!viewable) return copy().reshape(shape);
+  for (; ni < nn; ++ni) strides[ni] = 1;  // trailing extents of 1
+  return Array(buffer_, dtype_, shape, strides, offset_);
+}
+
+Array Array::broadcast_to(const Shape& shape) const {
+  require();
+  return Array(buffer_, dtype_, shape, broadcast_strides(shape_, strides_, shape), offset_);
+}
+
+Array Array::expand_dims(int axis) const {
+  require();
+  axis = normalize_axis(axis, ndim() + 1);
+  Shape shape = shape_;
+  Strides strides = strides_;
+  shape.insert(axis, 1);
+  strides.insert(axis, 0);
+  return Array(buffer_, dtype_, shape, strides, offset_);
+}
+
+Array Array::squeeze(std::optional<int> axis) const {
+  require();
+  Shape shape;
+  Strides strides;
+  const int only = axis ? normalize_axis(*axis, ndim()) : -1;
+  if (axis && shape_[only] != 1)
+    throw ShapeError("cannot squeeze axis " + std::to_string(*axis) + " of extent " +
+                     std::to_string(shape_[only]) + ": expected extent 1");
+  for (int i = 0; i < ndim(); ++i) {
+    if (shape_[i] == 1 && (only < 0 || i == only)) continue;
+    shape.push_back(shape_[i]);
+    strides.push_back(strides_[i]);
+  }
+  return Array(buffer_, dtype_, shape, strides, offset_);
+}
+
+Array Array::copy() const {
+  require();
+  return runtime::copy_contiguous(*this, dtype_);
+}
+
+Array Array::astype(DType dtype) const {
+  require();
+  return runtime::copy_contiguous(*this, dtype);
+}
+
+void Array::to_host(void* dst, std::size_t bytes) const {
+  require();
+  if (bytes != nbytes())
+    throw ValueError("to_host destination has " + std::to_string(bytes) + " bytes for an array of " +
+                     std::to_string(nbytes()) + " bytes (" + to_string(shape_) + " " +
+                     std::string(name(dtype_)) + "): expected exactly nbytes()");
+  if (bytes == 0) return;
+  if (!is_contiguous()) return copy().to_host(dst, bytes);
+  std::memcpy(dst, buffer_->host_data() + offset_ * itemsize(), bytes);
+}
+
+}  // namespace switchyard

@@ -1,0 +1,120 @@
+// The Kernel IR's semantics for one element (see expr/kernel_ir.hpp), written once so that the
+// plain-loop kernels, scalar splats and integer reductions agree. Nothing here may trap: integer
+// division by zero, INT_MIN / -1 and out-of-range float-to-int casts all have defined results.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+namespace switchyard::cpu::element {
+
+template <class T>
+inline constexpr bool kIsInt = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// Two's-complement wrap-around, as NumPy does: computed in the unsigned type, where overflow is
+// defined, and converted back (modular since C++20).
+template <class T>
+T wrap_add(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <class T>
+T wrap_sub(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) - static_cast<U>(b));
+}
+template <class T>
+T wrap_mul(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  return static_cast<T>(static_cast<U>(a) * static_cast<U>(b));
+}
+
+template <class To, class From>
+To cast(From x) {
+  if constexpr (std::is_same_v<To, bool>) {
+    return x != From{0};  // NaN != 0, so NaN casts to true
+  } else if constexpr (kIsInt<To> && std::is_floating_point_v<From>) {
+    using Limits = std::numeric_limits<To>;
+    if (std::isnan(x)) return 0;
+    // The limits convert to From exactly or round up to a power of two, so each comparison
+    // catches every value whose truncation would not fit.
+    if (x <= static_cast<From>(Limits::min())) return Limits::min();
+    if (x >= static_cast<From>(Limits::max())) return Limits::max();
+    return static_cast<To>(x);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+
+template <class T>
+T floor_div(T a, T b) {
+  if constexpr (kIsInt<T>) {
+    if (b == 0) return 0;
+    if (b == -1) return wrap_sub(T{0}, a);  // INT_MIN / -1 would trap; wrapping gives INT_MIN
+    const T q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  } else {
+    return std::floor(a / b);
+  }
+}
+
+// Python's modulo: the result takes the divisor's sign.
+template <class T>
+T mod(T a, T b) {
+  if constexpr (kIsInt<T>) {
+    if (b == 0 || b == -1) return 0;  // x % -1 is always 0 and INT_MIN % -1 would trap
+    const T r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? r + b : r;
+  } else {
+    if (b == 0) return std::numeric_limits<T>::quiet_NaN();
+    const T r = std::fmod(a, b);
+    if (r == 0) return std::copysign(T{0}, b);
+    return ((r < 0) != (b < 0)) ? r + b : r;
+  }
+}
+
+// Exact integer power by repeated squaring, wrapping on overflow.
+template <class T>
+T int_pow(T base, T exponent) {
+  if (exponent < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return (exponent & 1) ? -1 : 1;
+    return 0;
+  }
+  T result = 1;
+  while (exponent > 0) {
+    if (exponent & 1) result = wrap_mul(result, base);
+    base = wrap_mul(base, base);
+    exponent >>= 1;
+  }
+  return result;
+}
+
+template <class T>
+T sign(T x) {
+  if constexpr (std::is_floating_point_v<T>)
+    if (std::isnan(x)) return x;
+  return static_cast<T>((x > T{0}) - (x < T{0}));
+}
+
+// NumPy's minimum/maximum: a NaN operand wins.
+template <class T>
+T min(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+  }
+  return b < a ? b : a;
+}
+template <class T>
+T max(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    if (std::isnan(a)) return a;
+    if (std::isnan(b)) return b;
+  }
+  return a < b ? b : a;
+}
+
+}  // namespace switchyard::cpu::element

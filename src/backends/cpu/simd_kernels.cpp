@@ -1,0 +1,203 @@
+// Float32/float64 block kernels with Highway: compiled once per x86 target (see CMakeLists.txt
+// for the target list) and chosen at run time for the machine's best ISA.
+//
+// exp, log, sin, cos and tanh use Highway's vector math inside the range where it documents
+// its accuracy (1-4 ulp); the rare lanes outside it (|x| > 39000 for sin/cos, infinities,
+// NaN, log of x <= 0, exp overflow) are recomputed with libm, so results match libm's special
+// cases and never depend on the neighbouring elements.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "backends/cpu/simd_kernels.cpp"
+#include <hwy/foreach_target.h>  // must come before highway.h
+
+#include <hwy/highway.h>
+
+#include <hwy/contrib/math/math-inl.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "backends/cpu/block_kernels.hpp"
+
+HWY_BEFORE_NAMESPACE();
+namespace switchyard::cpu::HWY_NAMESPACE {
+namespace {
+
+namespace hn = hwy::HWY_NAMESPACE;
+using ir::OpCode;
+
+// clang-format off
+struct AddOp { template <class D, class V> V operator()(D, V a, V b) const { return hn::Add(a, b); } };
+struct SubOp { template <class D, class V> V operator()(D, V a, V b) const { return hn::Sub(a, b); } };
+struct MulOp { template <class D, class V> V operator()(D, V a, V b) const { return hn::Mul(a, b); } };
+struct DivOp { template <class D, class V> V operator()(D, V a, V b) const { return hn::Div(a, b); } };
+struct FloorDivOp { template <class D, class V> V operator()(D, V a, V b) const { return hn::Floor(hn::Div(a, b)); } };
+// NumPy's minimum/maximum: a NaN operand wins (x86 min/max would return the second operand).
+struct MinOp { template <class D, class V> V operator()(D, V a, V b) const {
+  return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::IsNaN(b), b, hn::Min(a, b))); } };
+struct MaxOp { template <class D, class V> V operator()(D, V a, V b) const {
+  return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::IsNaN(b), b, hn::Max(a, b))); } };
+
+struct NegOp   { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Neg(x); } };
+struct AbsOp   { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Abs(x); } };
+struct SqrtOp  { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Sqrt(x); } };
+struct FloorOp { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Floor(x); } };
+struct CeilOp  { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Ceil(x); } };
+// clang-format on
+
+template <class D>
+hn::Vec<D> Splat(D d, double value) {
+  return hn::Set(d, static_cast<hn::TFromD<D>>(value));
+}
+
+struct ExpOp {
+  static constexpr bool kRanged = true;
+  template <class D, class V>
+  V operator()(D d, V x) const { return hn::Exp(d, x); }
+  // Finite results up to ln(max) (88.7 / 709.8); beyond that libm gives +inf.
+  template <class D, class V>
+  auto valid(D d, V x) const {
+    const auto lowest = hn::Set(d, std::numeric_limits<hn::TFromD<D>>::lowest());
+    return hn::And(hn::Ge(x, lowest), hn::Le(x, Splat(d, sizeof(hn::TFromD<D>) == 4 ? 88.0 : 709.0)));
+  }
+  template <class T>
+  T exact(T x) const { return std::exp(x); }
+};
+
+struct LogOp {
+  static constexpr bool kRanged = true;
+  template <class D, class V>
+  V operator()(D d, V x) const { return hn::Log(d, x); }
+  template <class D, class V>
+  auto valid(D d, V x) const {
+    const auto largest = hn::Set(d, std::numeric_limits<hn::TFromD<D>>::max());
+    return hn::And(hn::Gt(x, hn::Zero(d)), hn::Le(x, largest));
+  }
+  template <class T>
+  T exact(T x) const { return std::log(x); }
+};
+
+template <bool kSin>
+struct SinCosOp {
+  static constexpr bool kRanged = true;
+  template <class D, class V>
+  V operator()(D d, V x) const { return kSin ? hn::Sin(d, x) : hn::Cos(d, x); }
+  template <class D, class V>
+  auto valid(D d, V x) const { return hn::Le(hn::Abs(x), Splat(d, 39000.0)); }
+  template <class T>
+  T exact(T x) const { return kSin ? std::sin(x) : std::cos(x); }
+};
+
+struct TanhOp {
+  static constexpr bool kRanged = true;
+  template <class D, class V>
+  V operator()(D d, V x) const { return hn::Tanh(d, x); }
+  template <class D, class V>
+  auto valid(D d, V x) const {
+    return hn::Le(hn::Abs(x), hn::Set(d, std::numeric_limits<hn::TFromD<D>>::max()));
+  }
+  template <class T>
+  T exact(T x) const { return std::tanh(x); }
+};
+
+template <class Op, class D, class V>
+HWY_INLINE V ApplyUnary(D d, V x) {
+  V y = Op{}(d, x);
+  if constexpr (Op::kRanged) {
+    const auto ok = Op{}.valid(d, x);
+    if (HWY_UNLIKELY(!hn::AllTrue(d, ok))) {
+      HWY_ALIGN hn::TFromD<D> lanes[hn::MaxLanes(D())];
+      hn::Store(x, d, lanes);
+      for (size_t i = 0; i < hn::Lanes(d); ++i) lanes[i] = Op{}.exact(lanes[i]);
+      y = hn::IfThenElse(ok, y, hn::Load(d, lanes));
+    }
+  }
+  return y;
+}
+
+// The last partial vector is computed in a buffer padded with ones, a valid input for every op.
+template <class T, class Op>
+void UnaryBlock(const void* a, const void*, const void*, void* out, std::int64_t n) {
+  const hn::ScalableTag<T> d;
+  const std::int64_t lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  const T* HWY_RESTRICT x = static_cast<const T*>(a);
+  T* HWY_RESTRICT y = static_cast<T*>(out);
+  std::int64_t i = 0;
+  for (; i + lanes <= n; i += lanes) hn::StoreU(ApplyUnary<Op>(d, hn::LoadU(d, x + i)), d, y + i);
+  if (i == n) return;
+  HWY_ALIGN T buffer[hn::MaxLanes(decltype(d)())];
+  for (std::int64_t k = 0; k < lanes; ++k) buffer[k] = i + k < n ? x[i + k] : T{1};
+  hn::Store(ApplyUnary<Op>(d, hn::Load(d, buffer)), d, buffer);
+  for (std::int64_t k = 0; i + k < n; ++k) y[i + k] = buffer[k];
+}
+
+template <class T, class Op>
+void BinaryBlock(const void* a, const void* b, const void*, void* out, std::int64_t n) {
+  const hn::ScalableTag<T> d;
+  const std::int64_t lanes = static_cast<std::int64_t>(hn::Lanes(d));
+  const T* HWY_RESTRICT x = static_cast<const T*>(a);
+  const T* HWY_RESTRICT z = static_cast<const T*>(b);
+  T* HWY_RESTRICT y = static_cast<T*>(out);
+  std::int64_t i = 0;
+  for (; i + lanes <= n; i += lanes)
+    hn::StoreU(Op{}(d, hn::LoadU(d, x + i), hn::LoadU(d, z + i)), d, y + i);
+  if (i == n) return;
+  HWY_ALIGN T left[hn::MaxLanes(decltype(d)())];
+  HWY_ALIGN T right[hn::MaxLanes(decltype(d)())];
+  for (std::int64_t k = 0; k < lanes; ++k) {
+    left[k] = i + k < n ? x[i + k] : T{1};
+    right[k] = i + k < n ? z[i + k] : T{1};
+  }
+  hn::Store(Op{}(d, hn::Load(d, left), hn::Load(d, right)), d, left);
+  for (std::int64_t k = 0; i + k < n; ++k) y[i + k] = left[k];
+}
+
+template <class T>
+BlockFn KernelFor(OpCode op) {
+  switch (op) {
+    case OpCode::Neg: return &UnaryBlock<T, NegOp>;
+    case OpCode::Abs: return &UnaryBlock<T, AbsOp>;
+    case OpCode::Sqrt: return &UnaryBlock<T, SqrtOp>;
+    case OpCode::Floor: return &UnaryBlock<T, FloorOp>;
+    case OpCode::Ceil: return &UnaryBlock<T, CeilOp>;
+    case OpCode::Exp: return &UnaryBlock<T, ExpOp>;
+    case OpCode::Log: return &UnaryBlock<T, LogOp>;
+    case OpCode::Sin: return &UnaryBlock<T, SinCosOp<true>>;
+    case OpCode::Cos: return &UnaryBlock<T, SinCosOp<false>>;
+    case OpCode::Tanh: return &UnaryBlock<T, TanhOp>;
+    case OpCode::Add: return &BinaryBlock<T, AddOp>;
+    case OpCode::Sub: return &BinaryBlock<T, SubOp>;
+    case OpCode::Mul: return &BinaryBlock<T, MulOp>;
+    case OpCode::Div: return &BinaryBlock<T, DivOp>;
+    case OpCode::FloorDiv: return &BinaryBlock<T, FloorDivOp>;
+    case OpCode::Min: return &BinaryBlock<T, MinOp>;
+    case OpCode::Max: return &BinaryBlock<T, MaxOp>;
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+BlockFn SimdKernel(OpCode op, DType t) {
+  if (t == DType::Float32) return KernelFor<float>(op);
+  if (t == DType::Float64) return KernelFor<double>(op);
+  return nullptr;
+}
+
+const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+
+}  // namespace switchyard::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace switchyard::cpu {
+
+HWY_EXPORT(SimdKernel);
+HWY_EXPORT(TargetName);
+
+BlockFn simd_block_kernel(ir::OpCode op, DType t) { return HWY_DYNAMIC_DISPATCH(SimdKernel)(op, t); }
+
+const char* simd_target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+
+}  // namespace switchyard::cpu
+#endif  // HWY_ONCE

@@ -1,0 +1,40 @@
+#include "backends/cuda/cuda_error.hpp"
+
+#include "switchyard/error.hpp"
+
+namespace switchyard::cuda {
+
+std::string describe(CUresult result) {
+  const char* name = nullptr;
+  const char* text = nullptr;
+  driver().cuGetErrorName(result, &name);
+  driver().cuGetErrorString(result, &text);
+  if (!name) return "CUresult " + std::to_string(static_cast<int>(result)) + " (unknown error)";
+  return std::string(name) + " (" + (text ? text : "no description") + ")";
+}
+
+void check(CUresult result, std::string_view call, std::string_view where) {
+  if (result == CUDA_SUCCESS) return;
+  const std::string message = std::string(call) + " on " + std::string(where) + ": " +
+                              describe(result);
+  if (result == CUDA_ERROR_OUT_OF_MEMORY)
+    throw OutOfMemory(message + "; free arrays on this device or use a smaller problem");
+  throw DeviceError(message);
+}
+
+void check(nvrtcResult result, std::string_view call) {
+  if (result == NVRTC_SUCCESS) return;
+  throw DeviceError(std::string(call) + ": " + nvrtc().nvrtcGetErrorString(result));
+}
+
+void check(cublasStatus_t status, std::string_view call, std::string_view where) {
+  if (status == CUBLAS_STATUS_SUCCESS) return;
+  const std::string message = std::string(call) + " on " + std::string(where) + ": " +
+                              cublas().cublasGetStatusName(status) + " (" +
+                              cublas().cublasGetStatusString(status) + ")";
+  if (status == CUBLAS_STATUS_ALLOC_FAILED)
+    throw OutOfMemory(message + "; free arrays on this device or use a smaller problem");
+  throw DeviceError(message);
+}
+
+}  // namespace switchyard::cuda

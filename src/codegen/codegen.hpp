@@ -1,0 +1,83 @@
+// Code generation: Kernel IR → OpenCL C or CUDA C, from one renderer with a dialect table.
+// Pure functions of the IR and the target; no device is needed to render.
+//
+// ---- Kernel ABI (what a backend passes; OpenCL and CUDA identical but for type spellings) ----
+//
+// Types. bool is one byte holding 0 or 1 (uchar / unsigned char); int32, int64 (long /
+// long long), float32, float64 as usual. `index` below is int64. `sy_dims` is a struct of
+// kMaxRank int64 values (64 bytes, passed by value); unused entries are ignored. Offsets and
+// strides are in elements, never bytes.
+//
+// Input arguments, in the kernel's input order, each:
+//   const T* data, index offset            [, sy_dims strides   only for Layout::Strided]
+// Contiguous inputs read data[offset + e] for the row-major element number e of the iteration
+// space; Broadcast inputs read data[offset]; Strided inputs read data[offset + Σ i_d·stride_d].
+// Scalar arguments follow, in order, by value in their dtype (bool as one byte, 0 or 1).
+//
+// A kernel without a reduction has one entry point:
+//   sy_map(index n, int rank, sy_dims shape, <inputs>, <scalars>, T* out_k, index out_k_offset...)
+//     n = product of shape. Any 1-D launch works (any local size; global size a multiple of it);
+//     the items share the ceil(n / vector_width) chunks of vector_width elements among them
+//     (kernel_loop below). Outputs are contiguous: out_k[offset + e].
+//
+// A kernel with a reduction folds its value over rows of `row_len` elements: ReduceOver::All is
+// rows = 1, row_len = n; LastAxis is rows = n / shape[rank-1], row_len = shape[rank-1]. The
+// accumulator type A is reduce_result(op, T) for sum/prod/min/max; ArgMin/ArgMax keep the value
+// (dtype T) and an int64 index counted from the row's start. Three entry points:
+//   sy_reduce_partial(index rows, index row_len, index parts, int rank, sy_dims shape, <inputs>,
+//                     <scalars>, A* partials, index partials_offset
+//                     [, index* partial_indices, index partial_indices_offset   only Arg ops])
+//     Launch rows·parts work-groups of exactly Target::local_size items (1-D). Group g folds
+//     its share of row g / parts into partials[offset + g] (row-major: rows × parts).
+//   sy_reduce_final(index rows, index parts, const A* partials [, const index* partial_indices],
+//                   R* out, index out_offset)
+//     Launch rows work-groups of exactly local_size items; writes out[out_offset + row].
+//     When parts == 1 the partials already are the result: point `partials` (or, for Arg ops,
+//     `partial_indices`) at the output and skip this pass.
+//   sy_reduce_rows(index rows, index row_len, int rank, sy_dims shape, <inputs>, <scalars>,
+//                  R* out, index out_offset)
+//     One item per row, any local size, global size ≥ rows: for short rows, where a whole
+//     work-group per row would idle.
+// R is the reduction's result dtype. Empty rows give the identity (sum 0, prod 1).
+//
+// Floating sums use compensated (Kahan) summation per item and a pairwise tree across items, so
+// float32 sums are at least as accurate as pairwise summation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "expr/kernel_ir.hpp"
+
+namespace switchyard::codegen {
+
+enum class Dialect : std::uint8_t { OpenCL, Cuda };
+
+inline constexpr std::string_view kMapEntry = "sy_map";
+inline constexpr std::string_view kReducePartialEntry = "sy_reduce_partial";
+inline constexpr std::string_view kReduceFinalEntry = "sy_reduce_final";
+inline constexpr std::string_view kReduceRowsEntry = "sy_reduce_rows";
+
+struct Target {
+  Dialect dialect = Dialect::OpenCL;
+  bool fp64 = true;
+  // Elements per item per step: 1, 2, 4, 8 or 16 (OpenCL only; CUDA takes 1). CPU OpenCL
+  // devices want 8 or 16: PoCL leaves sin/cos scalar per item (≈7–11 ns/element) but runs the
+  // vector-typed forms vectorised (≈0.5–0.9 ns/element).
+  int vector_width = 1;
+  // Items per work-group of sy_reduce_partial / sy_reduce_final: a power of two ≥ 2, fixed at
+  // build time (the local tree is sized by it).
+  int local_size = 256;
+  // How items share chunks. CPU devices run a group's items one after another, so each item
+  // should stream one contiguous block (blocked = true); GPUs run neighbouring items in
+  // lockstep, so neighbours should touch neighbouring chunks (blocked = false, grid stride).
+  bool blocked = false;
+};
+
+// The whole program for `kernel`: the entry points above for its kind. Throws DTypeError when
+// the kernel needs float64 and the target has none, or uses an op on a dtype the IR excludes
+// (e.g. sin of an integer); ValueError for a target outside the ranges above.
+std::string render(const ir::Kernel& kernel, const Target& target);
+
+}  // namespace switchyard::codegen

@@ -1,0 +1,124 @@
+#include "codegen/fold.hpp"
+
+namespace switchyard::codegen {
+namespace {
+
+using ir::ReduceOp;
+
+bool is_min(ReduceOp op) { return op == ReduceOp::Min || op == ReduceOp::ArgMin; }
+
+// The largest (want_max) or smallest value of t, as a C expression.
+std::string extreme(const Spelling& s, DType t, bool want_max) {
+  const std::string inf(s.dialect().infinity);
+  switch (t) {
+    case DType::Bool: return want_max ? "1" : "0";
+    case DType::Int32: return want_max ? "2147483647" : "(-2147483647 - 1)";
+    case DType::Int64: return want_max ? "9223372036854775807" : "(-9223372036854775807 - 1)";
+    case DType::Float32:
+    case DType::Float64: break;
+  }
+  return want_max ? inf : "-" + inf;
+}
+
+}  // namespace
+
+Fold::Fold(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers)
+    : s_(s),
+      helpers_(helpers),
+      op_(kernel.reduction.op),
+      value_(kernel.outputs[0].dtype),
+      acc_(op_ == ReduceOp::Sum || op_ == ReduceOp::Prod ? ir::reduce_result(op_, value_) : value_),
+      arg_(op_ == ReduceOp::ArgMin || op_ == ReduceOp::ArgMax),
+      kahan_(op_ == ReduceOp::Sum && is_floating(acc_)) {}
+
+std::string Fold::identity() const {
+  switch (op_) {
+    case ReduceOp::Sum: return s_.lit(acc_, "0");
+    case ReduceOp::Prod: return s_.lit(acc_, "1");
+    default: break;
+  }
+  return s_.lit(acc_, extreme(s_, acc_, is_min(op_)));
+}
+
+std::string Fold::declare(const std::string& p, const std::string& indent) const {
+  std::string out = indent + s_.type(acc_) + " " + p + "acc = " + identity() + ";\n";
+  if (kahan_) out += indent + s_.type(acc_) + " " + p + "comp = " + s_.lit(acc_, "0") + ";\n";
+  if (arg_)
+    out += indent + s_.index_type() + " " + p + "idx = " +
+           s_.lit(DType::Int64, extreme(s_, DType::Int64, true)) + ";\n";
+  return out;
+}
+
+std::string Fold::add_next(const std::string& p, const std::string& x, const std::string& ix,
+                           const std::string& first, const std::string& indent) const {
+  if (kahan_) {
+    // Kahan summation; an infinite sum keeps no compensation (inf - inf would poison it).
+    const std::string T = s_.type(acc_), acc = p + "acc", comp = p + "comp";
+    return indent + "{\n" + indent + "  " + T + " y = " + x + " - " + comp + ";\n" + indent +
+           "  " + T + " t = " + acc + " + y;\n" + indent + "  " + comp + " = " +
+           s_.sel(s_.math("isinf", acc_, "t"), s_.lit(acc_, "0"), "(t - " + acc + ") - y") +
+           ";\n" + indent + "  " + acc + " = t;\n" + indent + "}\n";
+  }
+  if (!arg_) return merge(p + "acc", "", x, "", indent);
+  // Later elements have larger indices, so a tie keeps the current one.
+  const std::string acc = p + "acc", idx = p + "idx";
+  const char cmp = is_min(op_) ? '<' : '>';
+  std::string better = x + " " + cmp + " " + acc;
+  if (is_floating(value_))
+    better = "(" + better + ") | (" + s_.math("isnan", value_, x) + " & !" +
+             s_.math("isnan", value_, acc) + ")";
+  return indent + "if (" + first + ") {\n" + indent + "  " + acc + " = " + x + ";\n" + indent +
+         "  " + idx + " = " + ix + ";\n" + indent + "} else {\n" + indent + "  " + idx + " = " +
+         s_.sel(s_.index_mask(better, value_), ix, idx) + ";\n" + indent + "  " + acc + " = " +
+         s_.sel(better, x, acc) + ";\n" + indent + "}\n";
+}
+
+std::string Fold::add(const std::string& p, const std::string& x, const std::string& ix,
+                      const std::string& indent) const {
+  if (kahan_) return add_next(p, x, ix, "", indent);
+  return merge(p + "acc", p + "idx", x, ix, indent);
+}
+
+std::string Fold::merge(const std::string& dv, const std::string& di, const std::string& xv,
+                        const std::string& xi, const std::string& indent) const {
+  switch (op_) {
+    case ReduceOp::Sum:
+      return indent + dv + " = " +
+             (is_integer(acc_) ? s_.wrap(acc_, dv, '+', xv) : dv + " + " + xv) + ";\n";
+    case ReduceOp::Prod:
+      return indent + dv + " = " +
+             (is_integer(acc_) ? s_.wrap(acc_, dv, '*', xv) : dv + " * " + xv) + ";\n";
+    case ReduceOp::Min: return indent + dv + " = " + min_max(s_, acc_, dv, xv, '<') + ";\n";
+    case ReduceOp::Max: return indent + dv + " = " + min_max(s_, acc_, dv, xv, '>') + ";\n";
+    case ReduceOp::ArgMin:
+    case ReduceOp::ArgMax: break;
+  }
+  return indent + "if (" + arg_take() + "(" + dv + ", " + di + ", " + xv + ", " + xi + ")) {\n" +
+         indent + "  " + dv + " = " + xv + ";\n" + indent + "  " + di + " = " + xi + ";\n" +
+         indent + "}\n";
+}
+
+std::string Fold::value(const std::string& p) const {
+  return kahan_ ? "(" + p + "acc - " + p + "comp)" : p + "acc";
+}
+
+// Whether (v, j) replaces (m, i) as the extreme: strictly better, or equal with a smaller
+// index; the first NaN beats every number.
+std::string Fold::arg_take() const {
+  const Spelling s = s_.scalar();
+  const std::string T = s.type(value_), I = s.index_type();
+  const std::string fn = std::string(is_min(op_) ? "sy_argmin_take_" : "sy_argmax_take_") +
+                         identifier(T);
+  if (helpers_.has(fn)) return fn;
+  const char cmp = is_min(op_) ? '<' : '>';
+  std::string body;
+  if (is_floating(value_))
+    body = "  if (" + s.math("isnan", value_, "v") + ") return !" + s.math("isnan", value_, "m") +
+           " || j < i;\n  if (" + s.math("isnan", value_, "m") + ") return 0;\n";
+  body += "  return v " + std::string(1, cmp) + " m || (v == m && j < i);\n";
+  helpers_.add(fn, std::string(s.dialect().helper) + " int " + fn + "(" + T + " m, " + I + " i, " +
+                       T + " v, " + I + " j) {\n" + body + "}\n");
+  return fn;
+}
+
+}  // namespace switchyard::codegen

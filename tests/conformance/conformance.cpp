@@ -1,0 +1,83 @@
+#include "conformance/conformance.hpp"
+
+#include <algorithm>
+#include <random>
+
+namespace switchyard::conformance {
+
+std::vector<std::string> device_ids() {
+  std::vector<std::string> ids;
+  for (const auto& d : devices()) ids.push_back(d.id());
+  return ids;
+}
+
+std::string device_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string s = info.param;
+  std::replace(s.begin(), s.end(), ':', '_');
+  return s;
+}
+
+bool OnEveryDevice::device_has_fp64() const {
+  for (const auto& d : devices())
+    if (d.id() == GetParam()) return d.fp64;
+  return false;
+}
+
+std::vector<double> random_values(std::int64_t n, DType dtype, std::uint64_t seed, double lo,
+                                  double hi) {
+  // Made on the host with the standard library, independent of the code under test.
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> uniform(lo, hi);
+  std::vector<double> v(static_cast<std::size_t>(n));
+  for (auto& x : v) {
+    const double u = uniform(rng);
+    if (dtype == DType::Bool) x = u < (lo + hi) / 2;
+    else if (is_integer(dtype)) x = std::floor(u);
+    else if (dtype == DType::Float32) x = static_cast<float>(u);
+    else x = u;
+  }
+  return v;
+}
+
+Array host_array(const std::vector<double>& values, const Shape& shape, DType dtype) {
+  return visit_dtype(dtype, [&](auto zero) {
+    using T = decltype(zero);
+    if constexpr (std::is_same_v<T, bool>) {
+      std::vector<std::uint8_t> bytes(values.begin(), values.end());
+      return Array::from_host(bytes.data(), bytes.size(), shape, dtype);
+    } else {
+      std::vector<T> typed(values.begin(), values.end());
+      return Array::from_host(typed.data(), typed.size() * sizeof(T), shape, dtype);
+    }
+  });
+}
+
+double tolerance(DType t, bool transcendental) {
+  if (t == DType::Float32) return transcendental ? 2e-5 : 2e-6;
+  if (t == DType::Float64) return transcendental ? 1e-13 : 1e-14;
+  return 0;
+}
+
+void expect_close(const Array& actual, const std::vector<double>& expected, bool transcendental,
+                  const std::string& what) {
+  ASSERT_EQ(actual.size(), static_cast<std::int64_t>(expected.size())) << what;
+  const std::vector<double> got = actual.to_vector<double>();
+  const double tol = tolerance(actual.dtype(), transcendental);
+  int reported = 0;
+  std::int64_t mismatches = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double e = expected[i], g = got[i];
+    const bool ok = std::isnan(e) ? std::isnan(g)
+                    : std::isinf(e) ? g == e
+                                    : std::abs(g - e) <= tol * std::max(1.0, std::abs(e));
+    if (ok) continue;
+    ++mismatches;
+    if (reported++ < 5)
+      ADD_FAILURE() << what << ": element " << i << " is " << g << ", expected " << e
+                    << " (tolerance " << tol << ")";
+  }
+  EXPECT_EQ(mismatches, 0) << what << ": " << mismatches << " of " << got.size()
+                           << " elements differ";
+}
+
+}  // namespace switchyard::conformance

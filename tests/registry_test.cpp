@@ -1,0 +1,94 @@
+// The registry honours SWITCHYARD_BACKEND and SWITCHYARD_DISABLE and rejects bad values.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include "backends/registry.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard {
+namespace {
+
+// Sets an environment variable for one test and restores it after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (old_) setenv(name_, old_->c_str(), 1);
+    else unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST(Registry, ListsEveryBackendAndTheCpuIsUsable) {
+  ScopedEnv backend("SWITCHYARD_BACKEND", "auto");
+  Registry r;
+  ASSERT_FALSE(r.backends().empty());
+  ASSERT_NE(r.find("cpu"), nullptr);
+  EXPECT_TRUE(r.find("cpu")->available());
+  EXPECT_EQ(r.cpu().info().backend, "cpu");
+  for (const auto& s : r.backends())
+    if (!s.backend->available()) EXPECT_FALSE(s.reason.empty()) << s.backend->name();
+}
+
+TEST(Registry, BadBackendNameListsTheValidOnes) {
+  ScopedEnv backend("SWITCHYARD_BACKEND", "tpu");
+  try {
+    Registry r;
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("tpu"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("auto"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("cpu"), std::string::npos) << msg;
+  }
+}
+
+TEST(Registry, BadDisableNameIsAnError) {
+  ScopedEnv disable("SWITCHYARD_DISABLE", "cpu,quantum");
+  EXPECT_THROW(Registry r, ConfigError);
+}
+
+TEST(Registry, DisabledBackendKeepsItsReason) {
+  ScopedEnv disable("SWITCHYARD_DISABLE", " cpu ");
+  ScopedEnv backend("SWITCHYARD_BACKEND", "auto");
+  bool other_usable = false;
+  {
+    Registry all;
+    for (const auto& s : all.backends())
+      other_usable |= s.backend->name() != "cpu" && s.backend->available();
+  }
+  if (!other_usable) {
+    EXPECT_THROW(Registry r, ConfigError) << "with only the CPU, disabling it leaves nothing";
+    return;
+  }
+  Registry r;
+  for (const auto& s : r.backends())
+    if (s.backend->name() == "cpu") EXPECT_NE(s.reason.find("SWITCHYARD_DISABLE"), std::string::npos);
+  for (const Device* d : r.devices()) EXPECT_NE(d->info().backend, "cpu");
+}
+
+TEST(Registry, ForcedBackendSelectsOnlyItsDevices) {
+  ScopedEnv backend("SWITCHYARD_BACKEND", "cpu");
+  Registry r;
+  EXPECT_TRUE(r.forced());
+  ASSERT_FALSE(r.devices().empty());
+  for (const Device* d : r.devices()) EXPECT_EQ(d->info().backend, "cpu");
+}
+
+TEST(Registry, ForcingADisabledBackendIsAnError) {
+  ScopedEnv backend("SWITCHYARD_BACKEND", "cpu");
+  ScopedEnv disable("SWITCHYARD_DISABLE", "cpu");
+  EXPECT_THROW(Registry r, ConfigError);
+}
+
+}  // namespace
+}  // namespace switchyard

@@ -1,0 +1,9 @@
+// The subcommands of the `switchyard` program.
+#pragma once
+
+namespace switchyard::cli {
+
+int info(bool json);
+int demo();
+
+}  // namespace switchyard::cli

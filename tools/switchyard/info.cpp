@@ -1,0 +1,110 @@
+// `switchyard info`: the host, the SIMD target chosen at run time, every backend (usable or not,
+// and why), every device's capabilities, and every SWITCHYARD_* variable.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+
+#include "backends/cpu/cpu_backend.hpp"
+#include "commands.hpp"
+#include "core/config.hpp"
+#include "core/host_info.hpp"
+#include "switchyard/runtime.hpp"
+
+namespace switchyard::cli {
+namespace {
+
+std::string gib(std::uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / 1073741824.0); }
+
+std::string cache_size(std::uint64_t bytes) {
+  return bytes >= (1u << 20) ? fmt::format("{} MiB", bytes >> 20) : fmt::format("{} KiB", bytes >> 10);
+}
+
+nlohmann::json device_json(const DeviceInfo& d) {
+  nlohmann::json j = {{"id", d.id()},
+                      {"name", d.name},
+                      {"vendor", d.vendor},
+                      {"driver_version", d.driver_version},
+                      {"kind", std::string(name(d.kind))},
+                      {"compute_units", d.compute_units},
+                      {"global_memory_bytes", d.global_memory_bytes},
+                      {"max_allocation_bytes", d.max_allocation_bytes},
+                      {"fp64", d.fp64},
+                      {"fp16", d.fp16},
+                      {"unified_memory", d.unified_memory}};
+  j["free_memory_bytes"] = d.free_memory_bytes ? nlohmann::json(*d.free_memory_bytes) : nullptr;
+  return j;
+}
+
+nlohmann::json info_json() {
+  const HostInfo& h = host_info();
+  nlohmann::json j;
+  j["host"] = {{"cpu_model", h.cpu_model},           {"cpu_vendor", h.cpu_vendor},
+               {"logical_cpus", h.logical_cpus},     {"physical_cores", h.physical_cores},
+               {"memory_bytes", h.memory_bytes},     {"available_memory_bytes", h.available_memory_bytes},
+               {"simd_target", cpu::simd_target_name()}};
+  for (const auto& c : h.caches)
+    j["host"]["caches"].push_back({{"level", c.level}, {"type", c.type}, {"bytes", c.bytes},
+                                   {"shared_by_cpus", c.shared_by_cpus}});
+  j["backends"] = nlohmann::json::array();
+  for (const auto& b : backends()) {
+    nlohmann::json jb = {{"name", b.name}, {"usable", b.usable}, {"reason", b.reason}};
+    jb["devices"] = nlohmann::json::array();
+    for (const auto& d : b.devices) jb["devices"].push_back(device_json(d));
+    j["backends"].push_back(jb);
+  }
+  for (const auto& v : environment_variables()) {
+    const char* value = env_value(v.name);
+    j["environment"][std::string(v.name)] = {{"value", value ? nlohmann::json(value) : nullptr},
+                                             {"default", v.default_value},
+                                             {"meaning", v.meaning}};
+  }
+  return j;
+}
+
+void print_text(const nlohmann::json& j) {
+  const auto& h = j["host"];
+  fmt::print("Host\n");
+  fmt::print("  CPU          {} ({} logical CPUs, {} cores)\n", h["cpu_model"].get<std::string>(),
+             h["logical_cpus"].get<int>(), h["physical_cores"].get<int>());
+  fmt::print("  SIMD target  {} (chosen at run time)\n", h["simd_target"].get<std::string>());
+  for (const auto& c : h.value("caches", nlohmann::json::array()))
+    fmt::print("  L{} {:<11} {} (shared by {} CPUs)\n", c["level"].get<int>(),
+               c["type"].get<std::string>(), cache_size(c["bytes"]), c["shared_by_cpus"].get<int>());
+  fmt::print("  Memory       {} total, {} available\n", gib(h["memory_bytes"]),
+             gib(h["available_memory_bytes"]));
+  fmt::print("\nBackends (highest priority first)\n");
+  for (const auto& b : j["backends"]) {
+    fmt::print("  {:<8} {}\n", b["name"].get<std::string>(),
+               b["usable"].get<bool>() ? "usable" : "unavailable: " + b["reason"].get<std::string>());
+    for (const auto& d : b["devices"]) {
+      fmt::print("    {:<10} {} [{}]\n", d["id"].get<std::string>(), d["name"].get<std::string>(),
+                 d["kind"].get<std::string>());
+      fmt::print("               vendor {}, driver {}, {} compute units\n",
+                 d["vendor"].get<std::string>(), d["driver_version"].get<std::string>(),
+                 d["compute_units"].get<int>());
+      fmt::print("               memory {} (free {}), max allocation {}\n",
+                 gib(d["global_memory_bytes"]),
+                 d["free_memory_bytes"].is_null() ? "not reported" : gib(d["free_memory_bytes"]),
+                 gib(d["max_allocation_bytes"]));
+      fmt::print("               fp64 {}, fp16 {}, unified memory {}\n",
+                 d["fp64"].get<bool>() ? "yes" : "no", d["fp16"].get<bool>() ? "yes" : "no",
+                 d["unified_memory"].get<bool>() ? "yes" : "no");
+    }
+  }
+  fmt::print("\nSettings\n");
+  for (const auto& [name, v] : j["environment"].items())
+    fmt::print("  {:<26} {:<14} {}\n", name,
+               v["value"].is_null() ? "(unset)" : v["value"].get<std::string>(),
+               v["meaning"].get<std::string>());
+}
+
+}  // namespace
+
+int info(bool json) {
+  const nlohmann::json j = info_json();
+  if (json) fmt::print("{}\n", j.dump(2));
+  else print_text(j);
+  return 0;
+}
+
+}  // namespace switchyard::cli
