@@ -7,6 +7,7 @@ namespace {
 
 constexpr DialectTable kOpenCL = {
     .kernel = "__kernel void",
+    .kernel_fixed_group = "__kernel __attribute__((reqd_work_group_size(@, 1, 1))) void",
     .helper = "static inline",
     .global = "__global ",
     .local = "__local ",
@@ -23,6 +24,7 @@ constexpr DialectTable kOpenCL = {
 
 constexpr DialectTable kCuda = {
     .kernel = "extern \"C\" __global__ void",
+    .kernel_fixed_group = "extern \"C\" __global__ void __launch_bounds__(@)",
     .helper = "static __device__ __forceinline__",
     .global = "",
     .local = "__shared__ ",

@@ -1,0 +1,89 @@
+// Elementwise and reduction throughput on the CPU, beside the triad ceiling measured in the same
+// run: float32 a+b, a*b+sin(c) as one fused three-operation kernel and as three one-operation
+// kernels (NumPy's way), and sum; then the cost of one tiny eager op. bench/run.sh prints GB/s
+// and the ratios.
+#include <benchmark/benchmark.h>
+
+#include <vector>
+
+#include "runtime/executor.hpp"
+#include "switchyard/switchyard.hpp"
+#include "triad.hpp"
+
+namespace sy = switchyard;
+
+namespace {
+
+void sizes(benchmark::internal::Benchmark* b) {
+  for (std::int64_t n : {1'000, 10'000, 100'000, 1'000'000, 10'000'000, 100'000'000}) b->Arg(n);
+  b->Unit(benchmark::kMicrosecond)->UseRealTime();
+}
+
+void set_bytes(benchmark::State& state, std::int64_t arrays) {
+  state.SetBytesProcessed(state.iterations() * state.range(0) * arrays * 4);
+}
+
+void BM_Triad(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  std::vector<float> a(n), b(n, 1.0f), c(n, 2.0f);
+  for (auto _ : state) {
+    sy::bench::triad(a.data(), b.data(), c.data(), n, 3.0f);
+    benchmark::DoNotOptimize(a.data());
+  }
+  set_bytes(state, 3);
+}
+
+void BM_Add(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({state.range(0)}, 1), b = sy::Array::uniform({state.range(0)}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(a + b);
+  set_bytes(state, 3);
+}
+
+// a*b + sin(c) built directly as one Kernel IR (one pass over memory).
+void BM_MulAddSinFused(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2), c = sy::Array::uniform({n}, 3);
+  const sy::Shape shape{n};
+  const sy::runtime::LaunchInput ins[3] = {sy::runtime::launch_input(a, shape),
+                                           sy::runtime::launch_input(b, shape),
+                                           sy::runtime::launch_input(c, shape)};
+  sy::ir::KernelBuilder k;
+  const auto t = sy::DType::Float32;
+  const auto x = k.load(t, ins[0].layout), y = k.load(t, ins[1].layout), z = k.load(t, ins[2].layout);
+  k.output(k.binary(sy::ir::OpCode::Add, k.binary(sy::ir::OpCode::Mul, x, y, t),
+                    k.unary(sy::ir::OpCode::Sin, z, t), t));
+  const sy::ir::Kernel kernel = k.build();
+  for (auto _ : state) benchmark::DoNotOptimize(sy::runtime::run(kernel, shape, shape, ins));
+  set_bytes(state, 4);
+}
+
+// The same expression as three one-operation kernels, each a pass over memory.
+void BM_MulAddSinThreePasses(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2), c = sy::Array::uniform({n}, 3);
+  for (auto _ : state) benchmark::DoNotOptimize(a * b + sy::sin(c));
+  set_bytes(state, 4);
+}
+
+void BM_Sum(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({state.range(0)}, 1);
+  for (auto _ : state) benchmark::DoNotOptimize(sy::sum(a));
+  set_bytes(state, 1);
+}
+
+// The whole cost of one tiny eager op: IR build, hash, cache lookup, placement, allocation, launch.
+void BM_TinyEagerAdd(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
+  for (auto _ : state) benchmark::DoNotOptimize(a + b);
+  state.SetLabel("n=16");
+}
+
+}  // namespace
+
+BENCHMARK(BM_Triad)->Apply(sizes);
+BENCHMARK(BM_Add)->Apply(sizes);
+BENCHMARK(BM_MulAddSinFused)->Apply(sizes);
+BENCHMARK(BM_MulAddSinThreePasses)->Apply(sizes);
+BENCHMARK(BM_Sum)->Apply(sizes);
+BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
+BENCHMARK_MAIN();

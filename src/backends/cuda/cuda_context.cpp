@@ -1,0 +1,24 @@
+#include "backends/cuda/cuda_context.hpp"
+
+#include "backends/cuda/cuda_error.hpp"
+
+namespace switchyard::cuda {
+
+PrimaryContext::PrimaryContext(CUdevice device, std::string where)
+    : device_(device), where_(std::move(where)) {
+  check(driver().cuDevicePrimaryCtxRetain(&context_, device), "cuDevicePrimaryCtxRetain", where_);
+}
+
+// The result is ignored: at process exit the driver may already be shutting down.
+PrimaryContext::~PrimaryContext() { driver().cuDevicePrimaryCtxRelease(device_); }
+
+ContextScope::ContextScope(const PrimaryContext& context) {
+  check(driver().cuCtxPushCurrent(context.get()), "cuCtxPushCurrent", context.where());
+}
+
+ContextScope::~ContextScope() {
+  CUcontext popped = nullptr;
+  driver().cuCtxPopCurrent(&popped);
+}
+
+}  // namespace switchyard::cuda

@@ -1,0 +1,40 @@
+// A device's primary context, retained for a Device's lifetime. The primary context is the one
+// the CUDA runtime API and libraries such as PyTorch use too, so memory and streams can be shared
+// with them without a second context per process.
+#pragma once
+
+#include <string>
+
+#include "backends/cuda/cuda_api.hpp"
+
+namespace switchyard::cuda {
+
+class PrimaryContext {
+ public:
+  // Retains the context; `where` names the device in error messages. Throws DeviceError.
+  PrimaryContext(CUdevice device, std::string where);
+  ~PrimaryContext();
+  PrimaryContext(const PrimaryContext&) = delete;
+  PrimaryContext& operator=(const PrimaryContext&) = delete;
+
+  CUdevice device() const { return device_; }
+  CUcontext get() const { return context_; }
+  const std::string& where() const { return where_; }
+
+ private:
+  CUdevice device_;
+  CUcontext context_ = nullptr;
+  std::string where_;
+};
+
+// Makes a context current on this thread for one scope. Push and pop, rather than set, so that
+// a context the caller had made current is restored.
+class ContextScope {
+ public:
+  explicit ContextScope(const PrimaryContext& context);
+  ~ContextScope();
+  ContextScope(const ContextScope&) = delete;
+  ContextScope& operator=(const ContextScope&) = delete;
+};
+
+}  // namespace switchyard::cuda
