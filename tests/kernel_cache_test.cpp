@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -51,7 +52,7 @@ Bytes pattern_bytes(std::size_t n, unsigned seed) {
 }
 
 KernelCacheKey key(std::uint64_t ir_hash = 42) {
-  return {ir_hash, "NVIDIA H100 sm_90", "driver 12040 nvrtc 12.4", "--gpu-arch=sm_90"};
+  return {ir_hash, "NVIDIA H100 sm_90", "driver 12040 nvrtc 12.4", "--gpu-architecture=sm_90"};
 }
 
 std::vector<fs::path> files_in(const fs::path& dir) {

@@ -35,8 +35,11 @@ TEST(Registry, ListsEveryBackendAndTheCpuIsUsable) {
   ASSERT_NE(r.find("cpu"), nullptr);
   EXPECT_TRUE(r.find("cpu")->available());
   EXPECT_EQ(r.cpu().info().backend, "cpu");
-  for (const auto& s : r.backends())
-    if (!s.backend->available()) EXPECT_FALSE(s.reason.empty()) << s.backend->name();
+  for (const auto& s : r.backends()) {
+    if (!s.backend->available()) {
+      EXPECT_FALSE(s.reason.empty()) << s.backend->name();
+    }
+  }
 }
 
 TEST(Registry, BadBackendNameListsTheValidOnes) {
@@ -71,8 +74,11 @@ TEST(Registry, DisabledBackendKeepsItsReason) {
     return;
   }
   Registry r;
-  for (const auto& s : r.backends())
-    if (s.backend->name() == "cpu") EXPECT_NE(s.reason.find("SWITCHYARD_DISABLE"), std::string::npos);
+  for (const auto& s : r.backends()) {
+    if (s.backend->name() == "cpu") {
+      EXPECT_NE(s.reason.find("SWITCHYARD_DISABLE"), std::string::npos);
+    }
+  }
   for (const Device* d : r.devices()) EXPECT_NE(d->info().backend, "cpu");
 }
 

@@ -24,7 +24,11 @@ struct DeviceInfo {
   std::uint64_t max_allocation_bytes = 0;
   bool fp64 = false;
   bool fp16 = false;
-  bool unified_memory = false;  // device reads host memory without a copy (the CPU itself)
+  bool unified_memory = false;  // device and host share physical memory (as the API reports it)
+  // The device's allocations are plain host pointers (the CPU backend): arrays on the host are
+  // already "on" it and no copy is ever made. Other devices get their own copies, even when
+  // unified_memory is set, since their memory handles are not host pointers.
+  bool host_addressable = false;
 
   std::string id() const { return backend + ":" + std::to_string(index); }  // "opencl:0"
 };

@@ -3,6 +3,10 @@
 #include <algorithm>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "backends/opencl/opencl_backend.hpp"
+#ifdef SWITCHYARD_WITH_CUDA
+#include "backends/cuda/cuda_backend.hpp"
+#endif
 #include "core/config.hpp"
 #include "switchyard/error.hpp"
 
@@ -16,6 +20,10 @@ struct Entry {
 
 // Highest priority first. Adding a backend is one line here.
 constexpr Entry kEntries[] = {
+#ifdef SWITCHYARD_WITH_CUDA
+    {"cuda", cuda::make_backend},
+#endif
+    {"opencl", opencl::make_backend},
     {"cpu", cpu::make_backend},
 };
 

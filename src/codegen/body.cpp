@@ -12,8 +12,7 @@ using ir::OpCode;
 [[noreturn]] void undefined(OpCode op, DType t) {
   throw DTypeError("cannot generate code for " + std::string(ir::name(op)) + " on " +
                    std::string(name(t)) + " values: the Kernel IR defines it for " +
-                   (op == OpCode::Not || op == OpCode::And || op == OpCode::Or ||
-                            op == OpCode::Xor
+                   (op == OpCode::Not || op == OpCode::And || op == OpCode::Or || op == OpCode::Xor
                         ? "bool"
                         : "numeric") +
                    " operands only; cast first");
@@ -29,35 +28,45 @@ class Ops {
     const std::string a = in.a >= 0 ? value_name(in.a) : "";
     const std::string b = in.b >= 0 ? value_name(in.b) : "";
     const std::string c = in.c >= 0 ? value_name(in.c) : "";
-    const DType operand = in.a >= 0 && in.op != OpCode::Load && in.op != OpCode::Scalar
-                              ? k.body[in.a].dtype
-                              : t;
+    const DType operand =
+        in.a >= 0 && in.op != OpCode::Load && in.op != OpCode::Scalar ? k.body[in.a].dtype : t;
     switch (in.op) {
       case OpCode::Load:
-      case OpCode::Scalar: break;  // rendered by load()
+      case OpCode::Scalar:
+        break;  // rendered by load()
       case OpCode::Neg:
         if (t == DType::Bool) undefined(in.op, t);
         return is_integer(t) ? s_.wrap_neg(t, a) : "(-" + a + ")";
       case OpCode::Abs:
         if (t == DType::Bool) return a;
-        return is_floating(t) ? s_.math("fabs", t, a) : s_.sel(a + " < " + zero(t), s_.wrap_neg(t, a), a);
+        return is_floating(t) ? s_.math("fabs", t, a)
+                              : s_.sel(a + " < " + zero(t), s_.wrap_neg(t, a), a);
       case OpCode::Sign:  // zero and NaN give themselves: ±0 and NaN
         if (t == DType::Bool) return a;
-        return s_.sel(a + " > " + zero(t), one(t),
-                      s_.sel(a + " < " + zero(t), s_.lit(t, "-1"), a));
+        return s_.sel(a + " > " + zero(t), one(t), s_.sel(a + " < " + zero(t), s_.lit(t, "-1"), a));
       case OpCode::Not:
         if (t != DType::Bool) undefined(in.op, t);
         return "(" + a + " ^ " + one(t) + ")";
-      case OpCode::Exp: return floating(in, "exp", a);
-      case OpCode::Log: return floating(in, "log", a);
-      case OpCode::Sqrt: return floating(in, "sqrt", a);
-      case OpCode::Sin: return floating(in, "sin", a);
-      case OpCode::Cos: return floating(in, "cos", a);
-      case OpCode::Tan: return floating(in, "tan", a);
-      case OpCode::Tanh: return floating(in, "tanh", a);
-      case OpCode::Floor: return floating(in, "floor", a);
-      case OpCode::Ceil: return floating(in, "ceil", a);
-      case OpCode::Cast: return s_.convert(a, operand, t);
+      case OpCode::Exp:
+        return floating(in, "exp", a);
+      case OpCode::Log:
+        return floating(in, "log", a);
+      case OpCode::Sqrt:
+        return floating(in, "sqrt", a);
+      case OpCode::Sin:
+        return floating(in, "sin", a);
+      case OpCode::Cos:
+        return floating(in, "cos", a);
+      case OpCode::Tan:
+        return floating(in, "tan", a);
+      case OpCode::Tanh:
+        return floating(in, "tanh", a);
+      case OpCode::Floor:
+        return floating(in, "floor", a);
+      case OpCode::Ceil:
+        return floating(in, "ceil", a);
+      case OpCode::Cast:
+        return s_.convert(a, operand, t);
       case OpCode::Add:
         if (t == DType::Bool) return "(" + a + " | " + b + ")";  // NumPy: logical or
         return is_integer(t) ? s_.wrap(t, a, '+', b) : "(" + a + " + " + b + ")";
@@ -80,21 +89,33 @@ class Ops {
       case OpCode::Pow:
         if (t == DType::Bool) undefined(in.op, t);
         return is_floating(t) ? s_.math("pow", t, a, b) : call(int_pow(t), a, b);
-      case OpCode::Min: return min_max(s_, t, a, b, '<');
-      case OpCode::Max: return min_max(s_, t, a, b, '>');
+      case OpCode::Min:
+        return min_max(s_, t, a, b, '<');
+      case OpCode::Max:
+        return min_max(s_, t, a, b, '>');
       case OpCode::Atan2:
         if (!is_floating(t)) undefined(in.op, t);
         return s_.math("atan2", t, a, b);
-      case OpCode::Eq: return s_.bool_from_mask(a + " == " + b);
-      case OpCode::Ne: return s_.bool_from_mask(a + " != " + b);
-      case OpCode::Lt: return s_.bool_from_mask(a + " < " + b);
-      case OpCode::Le: return s_.bool_from_mask(a + " <= " + b);
-      case OpCode::Gt: return s_.bool_from_mask(a + " > " + b);
-      case OpCode::Ge: return s_.bool_from_mask(a + " >= " + b);
-      case OpCode::And: return logical(in, a, " & ", b);
-      case OpCode::Or: return logical(in, a, " | ", b);
-      case OpCode::Xor: return logical(in, a, " ^ ", b);
-      case OpCode::Where: return s_.sel(s_.mask_from_bool(a, t), b, c);
+      case OpCode::Eq:
+        return s_.bool_from_mask(a + " == " + b);
+      case OpCode::Ne:
+        return s_.bool_from_mask(a + " != " + b);
+      case OpCode::Lt:
+        return s_.bool_from_mask(a + " < " + b);
+      case OpCode::Le:
+        return s_.bool_from_mask(a + " <= " + b);
+      case OpCode::Gt:
+        return s_.bool_from_mask(a + " > " + b);
+      case OpCode::Ge:
+        return s_.bool_from_mask(a + " >= " + b);
+      case OpCode::And:
+        return logical(in, a, " & ", b);
+      case OpCode::Or:
+        return logical(in, a, " | ", b);
+      case OpCode::Xor:
+        return logical(in, a, " ^ ", b);
+      case OpCode::Where:
+        return s_.sel(s_.mask_from_bool(a, t), b, c);
     }
     return {};
   }
@@ -153,12 +174,11 @@ class Ops {
   // b == 0 gives NaN from fmod.
   std::string float_mod(DType t) const {
     const std::string T = s_.type(t), z = zero(t);
-    return helper("mod", t,
-                  "  " + T + " r = " + s_.math("fmod", t, "a", "b") + ";\n  r = " +
-                      s_.sel("(r != " + z + ") & ((r < " + z + ") != (b < " + z + "))", "r + b",
-                             "r") +
-                      ";\n  return " + s_.sel("r == " + z, s_.math("copysign", t, z, "b"), "r") +
-                      ";\n");
+    return helper(
+        "mod", t,
+        "  " + T + " r = " + s_.math("fmod", t, "a", "b") + ";\n  r = " +
+            s_.sel("(r != " + z + ") & ((r < " + z + ") != (b < " + z + "))", "r + b", "r") +
+            ";\n  return " + s_.sel("r == " + z, s_.math("copysign", t, z, "b"), "r") + ";\n");
   }
 
   // Integer a ** b by exact repeated squaring (wrapping); a negative exponent gives 0 unless
@@ -168,13 +188,12 @@ class Ops {
     const int bits = t == DType::Int32 ? 31 : 63;
     const std::string negative =
         s_.sel("a == " + o, o, s_.sel("a == " + m1, s_.sel("(b & " + o + ") != " + z, m1, o), z));
-    return helper(
-        "pow", t,
-        "  " + T + " r = " + o + ", x = a, e = b;\n  for (int i = 0; i < " +
-            std::to_string(bits) + "; ++i) {\n    r = " +
-            s_.sel("(e & " + o + ") != " + z, s_.wrap(t, "r", '*', "x"), "r") +
-            ";\n    x = " + s_.wrap(t, "x", '*', "x") + ";\n    e = e >> " + o +
-            ";\n  }\n  return " + s_.sel("b < " + z, negative, "r") + ";\n");
+    return helper("pow", t,
+                  "  " + T + " r = " + o + ", x = a, e = b;\n  for (int i = 0; i < " +
+                      std::to_string(bits) + "; ++i) {\n    r = " +
+                      s_.sel("(e & " + o + ") != " + z, s_.wrap(t, "r", '*', "x"), "r") +
+                      ";\n    x = " + s_.wrap(t, "x", '*', "x") + ";\n    e = e >> " + o +
+                      ";\n  }\n  return " + s_.sel("b < " + z, negative, "r") + ";\n");
   }
 
   const Spelling& s_;
@@ -195,14 +214,16 @@ void define_offset(const Spelling& s, Helpers& helpers) {
 std::string load(const ir::Kernel& k, const ir::Instr& in, const Spelling& s, Helpers& helpers,
                  std::string_view element, const std::string& indent) {
   const std::string T = s.type(in.dtype), v = value_name(static_cast<int>(&in - k.body.data()));
-  if (in.op == OpCode::Scalar) return indent + T + " " + v + " = " + s.splat(in.dtype, scalar_name(in.a)) + ";\n";
+  if (in.op == OpCode::Scalar)
+    return indent + T + " " + v + " = " + s.splat(in.dtype, scalar_name(in.a)) + ";\n";
   const std::string p = input_name(in.a), off = p + "_off", e(element);
   switch (k.inputs[in.a].layout) {
     case ir::Layout::Contiguous:
       return indent + T + " " + v + " = " + s.vload(p + " + " + off + " + " + e) + ";\n";
     case ir::Layout::Broadcast:
       return indent + T + " " + v + " = " + s.splat(in.dtype, p + "[" + off + "]") + ";\n";
-    case ir::Layout::Strided: break;
+    case ir::Layout::Strided:
+      break;
   }
   define_offset(s, helpers);
   const auto at = [&](const std::string& i) {
@@ -210,10 +231,10 @@ std::string load(const ir::Kernel& k, const ir::Instr& in, const Spelling& s, He
   };
   if (!s.vector()) return indent + T + " " + v + " = " + at(e) + ";\n";
   const std::string W = std::to_string(s.width());
-  return indent + T + " " + v + ";\n" + indent + "{\n" + indent + "  " +
-         s.scalar_type(in.dtype) + " lanes[" + W + "];\n" + indent +
-         "  for (int l = 0; l < " + W + "; ++l) lanes[l] = " + at(e + " + l") + ";\n" + indent +
-         "  " + v + " = " + s.vload("lanes") + ";\n" + indent + "}\n";
+  return indent + T + " " + v + ";\n" + indent + "{\n" + indent + "  " + s.scalar_type(in.dtype) +
+         " lanes[" + W + "];\n" + indent + "  for (int l = 0; l < " + W +
+         "; ++l) lanes[l] = " + at(e + " + l") + ";\n" + indent + "  " + v + " = " +
+         s.vload("lanes") + ";\n" + indent + "}\n";
 }
 
 }  // namespace
@@ -239,9 +260,15 @@ std::string min_max(const Spelling& s, DType t, const std::string& a, const std:
   return s.sel(s.math("isnan", t, a) + " | " + s.math("isnan", t, b), a + " + " + b, pick);
 }
 
-std::string input_name(int i) { return "in" + std::to_string(i); }
-std::string scalar_name(int j) { return "s" + std::to_string(j); }
-std::string value_name(int k) { return "v" + std::to_string(k); }
+std::string input_name(int i) {
+  return "in" + std::to_string(i);
+}
+std::string scalar_name(int j) {
+  return "s" + std::to_string(j);
+}
+std::string value_name(int k) {
+  return "v" + std::to_string(k);
+}
 
 std::string render_body(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers,
                         std::string_view element, std::string_view indent) {

@@ -23,9 +23,9 @@ class Helpers {
 };
 
 // Argument names every entry point uses, so bodies and signatures agree.
-std::string input_name(int i);    // in<i>, with in<i>_off and in<i>_strides
-std::string scalar_name(int j);   // s<j>
-std::string value_name(int k);    // v<k>: instruction k's value inside a body
+std::string input_name(int i);   // in<i>, with in<i>_off and in<i>_strides
+std::string scalar_name(int j);  // s<j>
+std::string value_name(int k);   // v<k>: instruction k's value inside a body
 
 // NaN-propagating min (op '<') or max (op '>'): a NaN operand gives NaN.
 std::string min_max(const Spelling& s, DType t, const std::string& a, const std::string& b,

@@ -75,6 +75,10 @@ struct Target {
   bool blocked = false;
 };
 
+// The dtype of sy_reduce_partial's `partials` (A above): reduce_result for sum/prod, the value's
+// dtype for min/max and the Arg ops.
+DType partial_dtype(const ir::Kernel& kernel);
+
 // The whole program for `kernel`: the entry points above for its kind. Throws DTypeError when
 // the kernel needs float64 and the target has none, or uses an op on a dtype the IR excludes
 // (e.g. sin of an integer); ValueError for a target outside the ranges above.

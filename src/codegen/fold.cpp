@@ -5,37 +5,52 @@ namespace {
 
 using ir::ReduceOp;
 
-bool is_min(ReduceOp op) { return op == ReduceOp::Min || op == ReduceOp::ArgMin; }
+bool is_min(ReduceOp op) {
+  return op == ReduceOp::Min || op == ReduceOp::ArgMin;
+}
 
 // The largest (want_max) or smallest value of t, as a C expression.
 std::string extreme(const Spelling& s, DType t, bool want_max) {
   const std::string inf(s.dialect().infinity);
   switch (t) {
-    case DType::Bool: return want_max ? "1" : "0";
-    case DType::Int32: return want_max ? "2147483647" : "(-2147483647 - 1)";
-    case DType::Int64: return want_max ? "9223372036854775807" : "(-9223372036854775807 - 1)";
+    case DType::Bool:
+      return want_max ? "1" : "0";
+    case DType::Int32:
+      return want_max ? "2147483647" : "(-2147483647 - 1)";
+    case DType::Int64:
+      return want_max ? "9223372036854775807" : "(-9223372036854775807 - 1)";
     case DType::Float32:
-    case DType::Float64: break;
+    case DType::Float64:
+      break;
   }
   return want_max ? inf : "-" + inf;
 }
 
 }  // namespace
 
+DType partial_dtype(const ir::Kernel& kernel) {
+  const ReduceOp op = kernel.reduction.op;
+  const DType value = kernel.outputs[0].dtype;
+  return op == ReduceOp::Sum || op == ReduceOp::Prod ? ir::reduce_result(op, value) : value;
+}
+
 Fold::Fold(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers)
     : s_(s),
       helpers_(helpers),
       op_(kernel.reduction.op),
       value_(kernel.outputs[0].dtype),
-      acc_(op_ == ReduceOp::Sum || op_ == ReduceOp::Prod ? ir::reduce_result(op_, value_) : value_),
+      acc_(partial_dtype(kernel)),
       arg_(op_ == ReduceOp::ArgMin || op_ == ReduceOp::ArgMax),
       kahan_(op_ == ReduceOp::Sum && is_floating(acc_)) {}
 
 std::string Fold::identity() const {
   switch (op_) {
-    case ReduceOp::Sum: return s_.lit(acc_, "0");
-    case ReduceOp::Prod: return s_.lit(acc_, "1");
-    default: break;
+    case ReduceOp::Sum:
+      return s_.lit(acc_, "0");
+    case ReduceOp::Prod:
+      return s_.lit(acc_, "1");
+    default:
+      break;
   }
   return s_.lit(acc_, extreme(s_, acc_, is_min(op_)));
 }
@@ -44,8 +59,8 @@ std::string Fold::declare(const std::string& p, const std::string& indent) const
   std::string out = indent + s_.type(acc_) + " " + p + "acc = " + identity() + ";\n";
   if (kahan_) out += indent + s_.type(acc_) + " " + p + "comp = " + s_.lit(acc_, "0") + ";\n";
   if (arg_)
-    out += indent + s_.index_type() + " " + p + "idx = " +
-           s_.lit(DType::Int64, extreme(s_, DType::Int64, true)) + ";\n";
+    out += indent + s_.index_type() + " " + p +
+           "idx = " + s_.lit(DType::Int64, extreme(s_, DType::Int64, true)) + ";\n";
   return out;
 }
 
@@ -54,10 +69,10 @@ std::string Fold::add_next(const std::string& p, const std::string& x, const std
   if (kahan_) {
     // Kahan summation; an infinite sum keeps no compensation (inf - inf would poison it).
     const std::string T = s_.type(acc_), acc = p + "acc", comp = p + "comp";
-    return indent + "{\n" + indent + "  " + T + " y = " + x + " - " + comp + ";\n" + indent +
-           "  " + T + " t = " + acc + " + y;\n" + indent + "  " + comp + " = " +
-           s_.sel(s_.math("isinf", acc_, "t"), s_.lit(acc_, "0"), "(t - " + acc + ") - y") +
-           ";\n" + indent + "  " + acc + " = t;\n" + indent + "}\n";
+    return indent + "{\n" + indent + "  " + T + " y = " + x + " - " + comp + ";\n" + indent + "  " +
+           T + " t = " + acc + " + y;\n" + indent + "  " + comp + " = " +
+           s_.sel(s_.math("isinf", acc_, "t"), s_.lit(acc_, "0"), "(t - " + acc + ") - y") + ";\n" +
+           indent + "  " + acc + " = t;\n" + indent + "}\n";
   }
   if (!arg_) return merge(p + "acc", "", x, "", indent);
   // Later elements have larger indices, so a tie keeps the current one.
@@ -88,10 +103,13 @@ std::string Fold::merge(const std::string& dv, const std::string& di, const std:
     case ReduceOp::Prod:
       return indent + dv + " = " +
              (is_integer(acc_) ? s_.wrap(acc_, dv, '*', xv) : dv + " * " + xv) + ";\n";
-    case ReduceOp::Min: return indent + dv + " = " + min_max(s_, acc_, dv, xv, '<') + ";\n";
-    case ReduceOp::Max: return indent + dv + " = " + min_max(s_, acc_, dv, xv, '>') + ";\n";
+    case ReduceOp::Min:
+      return indent + dv + " = " + min_max(s_, acc_, dv, xv, '<') + ";\n";
+    case ReduceOp::Max:
+      return indent + dv + " = " + min_max(s_, acc_, dv, xv, '>') + ";\n";
     case ReduceOp::ArgMin:
-    case ReduceOp::ArgMax: break;
+    case ReduceOp::ArgMax:
+      break;
   }
   return indent + "if (" + arg_take() + "(" + dv + ", " + di + ", " + xv + ", " + xi + ")) {\n" +
          indent + "  " + dv + " = " + xv + ";\n" + indent + "  " + di + " = " + xi + ";\n" +
@@ -107,8 +125,8 @@ std::string Fold::value(const std::string& p) const {
 std::string Fold::arg_take() const {
   const Spelling s = s_.scalar();
   const std::string T = s.type(value_), I = s.index_type();
-  const std::string fn = std::string(is_min(op_) ? "sy_argmin_take_" : "sy_argmax_take_") +
-                         identifier(T);
+  const std::string fn =
+      std::string(is_min(op_) ? "sy_argmin_take_" : "sy_argmax_take_") + identifier(T);
   if (helpers_.has(fn)) return fn;
   const char cmp = is_min(op_) ? '<' : '>';
   std::string body;

@@ -78,8 +78,8 @@ class Renderer {
     return chunk + " % slots == slot";
   }
   std::string chunk_counts(const std::string& len, const std::string& ind) const {
-    return ind + "const " + I_ + " total = (" + len + " + " + W_ + " - 1) / " + W_ + ", full = " +
-           len + " / " + W_ + ";\n";
+    return ind + "const " + I_ + " total = (" + len + " + " + W_ + " - 1) / " + W_ +
+           ", full = " + len + " / " + W_ + ";\n";
   }
 
   std::string stores(const Spelling& s, const std::string& ind) const {
@@ -98,8 +98,8 @@ class Renderer {
               " out" + std::to_string(o) + "_off";
     std::string s = entry(kMapEntry, false) + "(" + I_ + " n, int rank, sy_dims shape" +
                     operands() + outs + ") {\n";
-    s += "  const " + I_ + " slot = " + std::string(t_.global_id) + ", slots = " +
-         std::string(t_.global_size) + ";\n";
+    s += "  const " + I_ + " slot = " + std::string(t_.global_id) +
+         ", slots = " + std::string(t_.global_size) + ";\n";
     s += chunk_counts("n", "  ") + chunk_range("  ");
     s += "  for (" + I_ + " c = begin; c < end; c += step) {\n    const " + I_ + " e = c * " + W_ +
          ";\n" + render_body(k_, vec_, helpers_, "e", "    ") + stores(vec_, "    ") + "  }\n";
@@ -116,8 +116,8 @@ class Renderer {
   }
 
   std::string tree_declare(const Fold& f) const {
-    std::string s = "  " + std::string(t_.local) + one_.scalar_type(f.acc_dtype()) + " tree_v[" +
-                    L_ + "];\n";
+    std::string s =
+        "  " + std::string(t_.local) + one_.scalar_type(f.acc_dtype()) + " tree_v[" + L_ + "];\n";
     if (f.arg()) s += "  " + std::string(t_.local) + I_ + " tree_i[" + L_ + "];\n";
     return s;
   }
@@ -147,7 +147,8 @@ class Renderer {
     if (!vec_.vector()) return f.add("", lanes.value("lane_"), "lane_idx", ind);
     std::string s = ind + one_.scalar_type(f.acc_dtype()) + " lane_v[" + W_ + "];\n" + ind +
                     vec_.vstore(lanes.value("lane_"), "lane_v") + ";\n";
-    if (f.arg()) s += ind + I_ + " lane_i[" + W_ + "];\n" + ind + vec_.vstore("lane_idx", "lane_i") + ";\n";
+    if (f.arg())
+      s += ind + I_ + " lane_i[" + W_ + "];\n" + ind + vec_.vstore("lane_idx", "lane_i") + ";\n";
     return s + ind + "for (int l = 0; l < " + W_ + "; ++l) {\n" +
            f.add("", "lane_v[l]", "lane_i[l]", ind + "  ") + ind + "}\n";
   }
@@ -157,20 +158,21 @@ class Renderer {
     std::string s = entry(kReducePartialEntry, true) + "(" + I_ + " rows, " + I_ + " row_len, " +
                     I_ + " parts, int rank, sy_dims shape" + operands() + ", " +
                     pointer(f.acc_dtype(), false) + " partials, " + I_ + " partials_off";
-    if (f.arg()) s += ", " + pointer(DType::Int64, false) + " partial_indices, " + I_ + " partial_indices_off";
+    if (f.arg())
+      s += ", " + pointer(DType::Int64, false) + " partial_indices, " + I_ + " partial_indices_off";
     s += ") {\n" + tree_declare(f);
-    s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ + " group = " +
-         std::string(t_.group_id) + ", row = group / parts;\n  const " + I_ +
+    s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
+         " group = " + std::string(t_.group_id) + ", row = group / parts;\n  const " + I_ +
          " slot = (group % parts) * " + L_ + " + lid, slots = parts * " + L_ + ";\n";
     s += chunk_counts("row_len", "  ") + chunk_range("  ") + f.declare("", "  ");
     s += "  {\n" + lanes.declare("lane_", "    ") + "    for (" + I_ +
-         " c = begin; c < end; c += step) {\n      const " + I_ + " k = c * " + W_ + ", e = row * row_len + k;\n" +
-         render_body(k_, vec_, helpers_, "e", "      ") +
+         " c = begin; c < end; c += step) {\n      const " + I_ + " k = c * " + W_ +
+         ", e = row * row_len + k;\n" + render_body(k_, vec_, helpers_, "e", "      ") +
          lanes.add_next("lane_", folded(vec_, lanes), lane_indices(), "c == begin", "      ") +
          "    }\n    if (begin < end) {\n" + fold_lanes(f, lanes) + "    }\n  }\n";
     if (vec_.vector())
-      s += "  if (full < total && (" + owns("full") + ")) {\n    for (" + I_ + " k = full * " +
-           W_ + "; k < row_len; ++k) {\n      const " + I_ + " e = row * row_len + k;\n" +
+      s += "  if (full < total && (" + owns("full") + ")) {\n    for (" + I_ + " k = full * " + W_ +
+           "; k < row_len; ++k) {\n      const " + I_ + " e = row * row_len + k;\n" +
            render_body(k_, one_, helpers_, "e", "      ") +
            f.add("", folded(one_, f), "k", "      ") + "    }\n  }\n";
     s += tree(f) + "  if (lid == 0) {\n    partials[partials_off + group] = tree_v[0];\n";
@@ -183,15 +185,17 @@ class Renderer {
     std::string s = entry(kReduceFinalEntry, true) + "(" + I_ + " rows, " + I_ + " parts, " +
                     pointer(f.acc_dtype(), true) + " partials";
     if (f.arg()) s += ", " + pointer(DType::Int64, true) + " partial_indices";
-    s += ", " + pointer(f.result_dtype(), false) + " out, " + I_ + " out_off) {\n" + tree_declare(f);
-    s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ + " row = " +
-         std::string(t_.group_id) + ";\n" + f.declare("", "  ");
+    s +=
+        ", " + pointer(f.result_dtype(), false) + " out, " + I_ + " out_off) {\n" + tree_declare(f);
+    s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
+         " row = " + std::string(t_.group_id) + ";\n" + f.declare("", "  ");
     s += "  for (" + I_ + " p = lid; p < parts; p += " + L_ + ") {\n" +
          f.add("", "partials[row * parts + p]", f.arg() ? "partial_indices[row * parts + p]" : "",
                "    ") +
          "  }\n";
-    return s + tree(f) + "  if (lid == 0) out[out_off + row] = " +
-           (f.arg() ? "tree_i[0]" : "tree_v[0]") + ";\n}\n";
+    return s + tree(f) +
+           "  if (lid == 0) out[out_off + row] = " + (f.arg() ? "tree_i[0]" : "tree_v[0]") +
+           ";\n}\n";
   }
 
   std::string reduce_rows() {
@@ -199,8 +203,8 @@ class Renderer {
     std::string s = entry(kReduceRowsEntry, false) + "(" + I_ + " rows, " + I_ +
                     " row_len, int rank, sy_dims shape" + operands() + ", " +
                     pointer(f.result_dtype(), false) + " out, " + I_ + " out_off) {\n";
-    s += "  const " + I_ + " row = " + std::string(t_.global_id) + ";\n  if (row >= rows) return;\n" +
-         f.declare("", "  ");
+    s += "  const " + I_ + " row = " + std::string(t_.global_id) +
+         ";\n  if (row >= rows) return;\n" + f.declare("", "  ");
     s += "  for (" + I_ + " k = 0; k < row_len; ++k) {\n    const " + I_ +
          " e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "    ") +
          f.add("", folded(one_, f), "k", "    ") + "  }\n";
@@ -221,8 +225,10 @@ void check_target(const Target& t) {
     throw ValueError("codegen target vector width " + std::to_string(w) +
                      ": expected 1, 2, 4, 8 or 16");
   if (t.dialect == Dialect::Cuda && w != 1)
-    throw ValueError("codegen target: CUDA C has no vector types here, expected vector width 1, "
-                     "given " + std::to_string(w));
+    throw ValueError(
+        "codegen target: CUDA C has no vector types here, expected vector width 1, "
+        "given " +
+        std::to_string(w));
   if (t.local_size < 2 || t.local_size > 1024 || (t.local_size & (t.local_size - 1)))
     throw ValueError("codegen target local size " + std::to_string(t.local_size) +
                      ": expected a power of two in [2, 1024]");
@@ -235,8 +241,9 @@ std::string render(const ir::Kernel& kernel, const Target& target) {
   kernel.validate();
   Renderer r(kernel, target);
   if (!target.fp64 && r.uses_fp64())
-    throw DTypeError("kernel uses float64 but the target device has no double precision: "
-                     "expected float32 data on this device, or a device with fp64");
+    throw DTypeError(
+        "kernel uses float64 but the target device has no double precision: "
+        "expected float32 data on this device, or a device with fp64");
   return r.program();
 }
 

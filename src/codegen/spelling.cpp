@@ -43,18 +43,23 @@ constexpr std::string_view kOpenCLTypes[] = {"uchar", "int", "long", "float", "d
 constexpr std::string_view kOpenCLUnsigned[] = {"uchar", "uint", "ulong", "", ""};
 // Element type of a comparison's result in vector code: as wide as the compared elements.
 constexpr std::string_view kOpenCLMask[] = {"char", "int", "long", "int", "long"};
-constexpr std::string_view kCudaTypes[] = {"unsigned char", "int", "long long", "float",
-                                           "double"};
-constexpr std::string_view kCudaUnsigned[] = {"unsigned char", "unsigned int",
-                                              "unsigned long long", "", ""};
+constexpr std::string_view kCudaTypes[] = {"unsigned char", "int", "long long", "float", "double"};
+constexpr std::string_view kCudaUnsigned[] = {"unsigned char", "unsigned int", "unsigned long long",
+                                              "", ""};
 
-int at(DType t) { return static_cast<int>(t); }
+int at(DType t) {
+  return static_cast<int>(t);
+}
 
-std::string paren(std::string_view s) { return "(" + std::string(s) + ")"; }
+std::string paren(std::string_view s) {
+  return "(" + std::string(s) + ")";
+}
 
 }  // namespace
 
-const DialectTable& table(Dialect d) { return d == Dialect::OpenCL ? kOpenCL : kCuda; }
+const DialectTable& table(Dialect d) {
+  return d == Dialect::OpenCL ? kOpenCL : kCuda;
+}
 
 std::string identifier(std::string_view type) {
   std::string s(type);
@@ -70,7 +75,9 @@ std::string Spelling::type(DType t) const {
   return scalar_type(t) + (vector() ? std::to_string(width_) : "");
 }
 
-std::string Spelling::index_type() const { return type(DType::Int64); }
+std::string Spelling::index_type() const {
+  return type(DType::Int64);
+}
 
 std::string Spelling::splat(DType t, std::string_view scalar) const {
   return "((" + type(t) + ")" + paren(scalar) + ")";
@@ -82,7 +89,8 @@ std::string Spelling::lit(DType t, std::string_view value) const {
 }
 
 std::string Spelling::sel(std::string_view mask, std::string_view a, std::string_view b) const {
-  if (vector()) return "select(" + std::string(b) + ", " + std::string(a) + ", " + paren(mask) + ")";
+  if (vector())
+    return "select(" + std::string(b) + ", " + std::string(a) + ", " + paren(mask) + ")";
   return "(" + paren(mask) + " ? " + paren(a) + " : " + paren(b) + ")";
 }
 
@@ -93,8 +101,8 @@ std::string Spelling::bool_from_mask(std::string_view mask) const {
 
 std::string Spelling::mask_from_bool(std::string_view b, DType value) const {
   if (!vector()) return paren(b);
-  return "(-convert_" + std::string(kOpenCLMask[at(value)]) + std::to_string(width_) +
-         paren(b) + ")";
+  return "(-convert_" + std::string(kOpenCLMask[at(value)]) + std::to_string(width_) + paren(b) +
+         ")";
 }
 
 std::string Spelling::index_mask(std::string_view mask, DType t) const {

@@ -15,11 +15,11 @@
 namespace switchyard::codegen {
 
 struct DialectTable {
-  std::string_view kernel;  // qualifiers before an entry point's name
+  std::string_view kernel;              // qualifiers before an entry point's name
   std::string_view kernel_fixed_group;  // the same for a fixed work-group size '@'
-  std::string_view helper;  // qualifiers of a helper function
-  std::string_view global;  // address-space qualifier of kernel pointers
-  std::string_view local;   // qualifier of a work-group shared array
+  std::string_view helper;              // qualifiers of a helper function
+  std::string_view global;              // address-space qualifier of kernel pointers
+  std::string_view local;               // qualifier of a work-group shared array
   std::string_view barrier;
   std::string_view global_id, global_size, local_id, group_id;
   std::string_view index;     // int64 spelling

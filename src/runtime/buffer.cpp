@@ -21,7 +21,7 @@ std::shared_ptr<Buffer> Buffer::borrow_host(void* data, std::size_t bytes,
 }
 
 std::shared_ptr<Buffer> Buffer::allocate_on(Device& device, std::size_t bytes) {
-  if (device.info().unified_memory) return allocate_host(bytes);
+  if (device.info().host_addressable) return allocate_host(bytes);
   std::shared_ptr<Buffer> b(new Buffer(bytes));
   b->device_copies_.push_back({&device, device.allocate(bytes), false});
   return b;
@@ -39,7 +39,7 @@ bool Buffer::valid_on_host() const {
 }
 
 bool Buffer::valid_on(const Device& device) const {
-  if (device.info().unified_memory) return valid_on_host();
+  if (device.info().host_addressable) return valid_on_host();
   std::lock_guard lock(mutex_);
   for (const auto& c : device_copies_)
     if (c.device == &device) return c.valid;
@@ -82,7 +82,7 @@ std::byte* Buffer::host_data() {
 }
 
 DeviceMemory Buffer::read_on(Device& device) {
-  if (device.info().unified_memory) return {host_data(), bytes_};
+  if (device.info().host_addressable) return {host_data(), bytes_};
   std::lock_guard lock(mutex_);
   DeviceCopy& target = copy_on(device);
   if (target.valid) return target.memory;
@@ -102,7 +102,7 @@ DeviceMemory Buffer::read_on(Device& device) {
 }
 
 DeviceMemory Buffer::write_on(Device& device) {
-  if (device.info().unified_memory) {
+  if (device.info().host_addressable) {
     std::lock_guard lock(mutex_);
     ensure_host_allocated();
     return {host_, bytes_};
@@ -112,7 +112,7 @@ DeviceMemory Buffer::write_on(Device& device) {
 }
 
 void Buffer::mark_written(const Device& device) {
-  if (device.info().unified_memory) return mark_host_written();
+  if (device.info().host_addressable) return mark_host_written();
   std::lock_guard lock(mutex_);
   for (auto& c : device_copies_) c.valid = c.device == &device;
   host_valid_ = false;

@@ -3,7 +3,7 @@
 //
 // Invariants (guarded by mutex_): at least one copy is valid once the buffer has been written;
 // a copy is only marked stale after another is confirmed valid, so a failed transfer or kernel
-// never loses the data. Devices with unified memory (the CPU) use the host copy itself.
+// never loses the data. Host-addressable devices (the CPU) use the host copy itself.
 #pragma once
 
 #include <cstddef>

@@ -87,7 +87,7 @@ Device& place(std::span<const LaunchInput> inputs) {
       if (in.array.buffer()->valid_on(*d)) return *d;
   }
   for (Device* d : devices)
-    if (d->info().unified_memory) return *d;
+    if (d->info().host_addressable) return *d;
   return *devices.front();
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_info.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::host_memory {
@@ -37,7 +38,8 @@ void* system_allocate(std::size_t bytes, std::size_t alignment) {
   void* p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);
   if (!p)
     throw OutOfMemory("host allocation of " + std::to_string(bytes) +
-                      " bytes failed: the system has less free memory than that");
+                      " bytes failed: expected a size the system can provide (" +
+                      std::to_string(available_memory_bytes()) + " bytes available now)");
   return p;
 }
 

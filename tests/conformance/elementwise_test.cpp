@@ -87,11 +87,24 @@ void check_binary(const BinaryCase& c, DType ta, DType tb, std::int64_t n, bool 
   expect_close(out, expected, c.transcendental, what);
 }
 
-TEST_P(Elementwise, BinaryOpsOnEveryDTypePair) {
+TEST_P(Elementwise, BinaryOpsOnEveryDType) {
   for (const auto& c : binary_cases())
+    for (DType t : kAllDTypes)
+      for (std::int64_t n : kSmallSizes) check_binary(c, t, t, n, device_has_fp64());
+}
+
+// Every dtype pair, for one op of each kind (arithmetic, true division, the ops with helper
+// functions, comparison). Each pair is a distinct kernel, and compiling ~475 kernels for all ops
+// would dominate the suite on compiled backends.
+TEST_P(Elementwise, PromotionOnEveryDTypePair) {
+  for (const auto& c : binary_cases()) {
+    const std::string op = c.name;
+    if (op != "add" && op != "divide" && op != "mod" && op != "power" && op != "less") continue;
     for (DType ta : kAllDTypes)
       for (DType tb : kAllDTypes)
-        for (std::int64_t n : kSmallSizes) check_binary(c, ta, tb, n, device_has_fp64());
+        if (ta != tb)
+          for (std::int64_t n : kSmallSizes) check_binary(c, ta, tb, n, device_has_fp64());
+  }
 }
 
 TEST_P(Elementwise, BinaryOpsAtLargeSize) {

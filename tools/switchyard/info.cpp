@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/block_kernels.hpp"
 #include "commands.hpp"
 #include "core/config.hpp"
 #include "core/host_info.hpp"

@@ -17,9 +17,12 @@ enum Accepts : unsigned { kBool = 1, kInt = 2, kFloat = 4, kAny = kBool | kInt |
 
 template <class T>
 constexpr bool accepts(unsigned set) {
-  if constexpr (std::is_same_v<T, bool>) return set & kBool;
-  else if constexpr (element::kIsInt<T>) return set & kInt;
-  else return set & kFloat;
+  if constexpr (std::is_same_v<T, bool>)
+    return set & kBool;
+  else if constexpr (element::kIsInt<T>)
+    return set & kInt;
+  else
+    return set & kFloat;
 }
 
 template <class R, class T, class Op>
@@ -49,7 +52,9 @@ void where(const void* a, const void* b, const void* c, void* out, std::int64_t 
 template <class To>
 struct CastTo {
   template <class From>
-  To operator()(From x) const { return element::cast<To>(x); }
+  To operator()(From x) const {
+    return element::cast<To>(x);
+  }
 };
 
 // clang-format off
@@ -80,8 +85,10 @@ template <class Op, unsigned kSet>
 BlockFn same_type_unary(DType t) {
   return visit_dtype(t, [](auto v) -> BlockFn {
     using T = decltype(v);
-    if constexpr (accepts<T>(kSet)) return &unary<T, T, Op>;
-    else return nullptr;
+    if constexpr (accepts<T>(kSet))
+      return &unary<T, T, Op>;
+    else
+      return nullptr;
   });
 }
 
@@ -89,8 +96,10 @@ template <class Op, unsigned kSet>
 BlockFn same_type_binary(DType t) {
   return visit_dtype(t, [](auto v) -> BlockFn {
     using T = decltype(v);
-    if constexpr (accepts<T>(kSet)) return &binary<T, T, Op>;
-    else return nullptr;
+    if constexpr (accepts<T>(kSet))
+      return &binary<T, T, Op>;
+    else
+      return nullptr;
   });
 }
 
@@ -102,9 +111,8 @@ BlockFn comparison(DType operand) {
 BlockFn cast(DType result, DType operand) {
   return visit_dtype(result, [operand](auto r) -> BlockFn {
     using R = decltype(r);
-    return visit_dtype(operand, [](auto v) -> BlockFn {
-      return &unary<R, decltype(v), CastTo<R>>;
-    });
+    return visit_dtype(operand,
+                       [](auto v) -> BlockFn { return &unary<R, decltype(v), CastTo<R>>; });
   });
 }
 
@@ -112,31 +120,54 @@ BlockFn cast(DType result, DType operand) {
 
 BlockFn plain_block_kernel(OpCode op, DType result, DType operand) {
   switch (op) {
-    case OpCode::Neg: return same_type_unary<Neg, kInt>(result);
-    case OpCode::Abs: return same_type_unary<Abs, kInt>(result);
-    case OpCode::Sign: return same_type_unary<Sign, kInt | kFloat>(result);
-    case OpCode::Not: return same_type_unary<Not, kBool>(result);
-    case OpCode::Cast: return cast(result, operand);
-    case OpCode::Add: return same_type_binary<Add, kInt>(result);
-    case OpCode::Sub: return same_type_binary<Sub, kInt>(result);
-    case OpCode::Mul: return same_type_binary<Mul, kInt>(result);
-    case OpCode::FloorDiv: return same_type_binary<FloorDiv, kInt>(result);
-    case OpCode::Mod: return same_type_binary<Mod, kInt | kFloat>(result);
-    case OpCode::Pow: return same_type_binary<Pow, kInt>(result);
-    case OpCode::Min: return same_type_binary<Min, kInt | kBool>(result);
-    case OpCode::Max: return same_type_binary<Max, kInt | kBool>(result);
-    case OpCode::Eq: return comparison<Eq>(operand);
-    case OpCode::Ne: return comparison<Ne>(operand);
-    case OpCode::Lt: return comparison<Lt>(operand);
-    case OpCode::Le: return comparison<Le>(operand);
-    case OpCode::Gt: return comparison<Gt>(operand);
-    case OpCode::Ge: return comparison<Ge>(operand);
-    case OpCode::And: return same_type_binary<And, kBool>(result);
-    case OpCode::Or: return same_type_binary<Or, kBool>(result);
-    case OpCode::Xor: return same_type_binary<Xor, kBool>(result);
+    case OpCode::Neg:
+      return same_type_unary<Neg, kInt>(result);
+    case OpCode::Abs:
+      return same_type_unary<Abs, kInt>(result);
+    case OpCode::Sign:
+      return same_type_unary<Sign, kInt | kFloat>(result);
+    case OpCode::Not:
+      return same_type_unary<Not, kBool>(result);
+    case OpCode::Cast:
+      return cast(result, operand);
+    case OpCode::Add:
+      return same_type_binary<Add, kInt>(result);
+    case OpCode::Sub:
+      return same_type_binary<Sub, kInt>(result);
+    case OpCode::Mul:
+      return same_type_binary<Mul, kInt>(result);
+    case OpCode::FloorDiv:
+      return same_type_binary<FloorDiv, kInt>(result);
+    case OpCode::Mod:
+      return same_type_binary<Mod, kInt | kFloat>(result);
+    case OpCode::Pow:
+      return same_type_binary<Pow, kInt>(result);
+    case OpCode::Min:
+      return same_type_binary<Min, kInt | kBool>(result);
+    case OpCode::Max:
+      return same_type_binary<Max, kInt | kBool>(result);
+    case OpCode::Eq:
+      return comparison<Eq>(operand);
+    case OpCode::Ne:
+      return comparison<Ne>(operand);
+    case OpCode::Lt:
+      return comparison<Lt>(operand);
+    case OpCode::Le:
+      return comparison<Le>(operand);
+    case OpCode::Gt:
+      return comparison<Gt>(operand);
+    case OpCode::Ge:
+      return comparison<Ge>(operand);
+    case OpCode::And:
+      return same_type_binary<And, kBool>(result);
+    case OpCode::Or:
+      return same_type_binary<Or, kBool>(result);
+    case OpCode::Xor:
+      return same_type_binary<Xor, kBool>(result);
     case OpCode::Where:
       return visit_dtype(result, [](auto v) -> BlockFn { return &where<decltype(v)>; });
-    default: return nullptr;
+    default:
+      return nullptr;
   }
 }
 

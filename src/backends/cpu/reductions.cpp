@@ -17,19 +17,25 @@ constexpr bool kFloat = std::is_floating_point_v<T>;
 
 template <class T>
 auto& value(Partial& p) {
-  if constexpr (kFloat<T>) return p.f;
-  else return p.i;
+  if constexpr (kFloat<T>)
+    return p.f;
+  else
+    return p.i;
 }
 template <class T>
 auto value(const Partial& p) {
-  if constexpr (kFloat<T>) return p.f;
-  else return p.i;
+  if constexpr (kFloat<T>)
+    return p.f;
+  else
+    return p.i;
 }
 
 template <class T>
 const FloatBlockFolds<T>& simd_folds() {
-  if constexpr (std::is_same_v<T, float>) return simd_folds_f32();
-  else return simd_folds_f64();
+  if constexpr (std::is_same_v<T, float>)
+    return simd_folds_f32();
+  else
+    return simd_folds_f64();
 }
 
 template <class T, bool kMax>
@@ -45,7 +51,7 @@ T extreme(const T* x, std::int64_t n) {
 
 // Position of the first element equal to the block's extreme m (or of the first NaN).
 template <class T>
-std::int64_t first_position(const T* x, std::int64_t n, T m) {
+std::int64_t first_position(const T* x, T m) {
   std::int64_t k = 0;
   if constexpr (kFloat<T>)
     if (std::isnan(m)) {
@@ -60,7 +66,8 @@ std::int64_t first_position(const T* x, std::int64_t n, T m) {
 template <class T>
 std::int64_t int_sum(const T* x, std::int64_t n) {
   std::uint64_t s = 0;
-  for (std::int64_t i = 0; i < n; ++i) s += static_cast<std::uint64_t>(static_cast<std::int64_t>(x[i]));
+  for (std::int64_t i = 0; i < n; ++i)
+    s += static_cast<std::uint64_t>(static_cast<std::int64_t>(x[i]));
   return static_cast<std::int64_t>(s);
 }
 template <class T>
@@ -70,7 +77,9 @@ std::int64_t int_prod(const T* x, std::int64_t n) {
   return p;
 }
 
-constexpr bool is_max(ReduceOp op) { return op == ReduceOp::Max || op == ReduceOp::ArgMax; }
+constexpr bool is_max(ReduceOp op) {
+  return op == ReduceOp::Max || op == ReduceOp::ArgMax;
+}
 
 // Computes the Partial of n >= 1 values.
 template <class T, ReduceOp kOp>
@@ -78,16 +87,20 @@ Partial block_partial(const T* x, std::int64_t n, std::int64_t first) {
   Partial p;
   p.empty = false;
   if constexpr (kOp == ReduceOp::Sum) {
-    if constexpr (kFloat<T>) p.f = simd_folds<T>().sum(x, n);
-    else p.i = int_sum(x, n);
+    if constexpr (kFloat<T>)
+      p.f = simd_folds<T>().sum(x, n);
+    else
+      p.i = int_sum(x, n);
   } else if constexpr (kOp == ReduceOp::Prod) {
-    if constexpr (kFloat<T>) p.f = simd_folds<T>().prod(x, n);
-    else p.i = int_prod(x, n);
+    if constexpr (kFloat<T>)
+      p.f = simd_folds<T>().prod(x, n);
+    else
+      p.i = int_prod(x, n);
   } else {
     const T m = extreme<T, is_max(kOp)>(x, n);
     value<T>(p) = m;
     if constexpr (kOp == ReduceOp::ArgMin || kOp == ReduceOp::ArgMax)
-      p.index = first + first_position(x, n, m);
+      p.index = first + first_position(x, m);
   }
   return p;
 }
@@ -98,11 +111,15 @@ void merge(Partial& acc, const Partial& later) {
   auto& a = value<T>(acc);
   const auto b = value<T>(later);
   if constexpr (kOp == ReduceOp::Sum) {
-    if constexpr (kFloat<T>) a += b;
-    else a = element::wrap_add(a, b);
+    if constexpr (kFloat<T>)
+      a += b;
+    else
+      a = element::wrap_add(a, b);
   } else if constexpr (kOp == ReduceOp::Prod) {
-    if constexpr (kFloat<T>) a = static_cast<T>(static_cast<T>(a) * static_cast<T>(b));
-    else a = element::wrap_mul(a, b);
+    if constexpr (kFloat<T>)
+      a = static_cast<T>(static_cast<T>(a) * static_cast<T>(b));
+    else
+      a = element::wrap_mul(a, b);
   } else if constexpr (kOp == ReduceOp::Min) {
     a = element::min(a, b);
   } else if constexpr (kOp == ReduceOp::Max) {
@@ -154,12 +171,18 @@ Fold fold_of(DType t) {
 
 Fold fold_for(ReduceOp op, DType t) {
   switch (op) {
-    case ReduceOp::Sum: return fold_of<ReduceOp::Sum>(t);
-    case ReduceOp::Prod: return fold_of<ReduceOp::Prod>(t);
-    case ReduceOp::Min: return fold_of<ReduceOp::Min>(t);
-    case ReduceOp::Max: return fold_of<ReduceOp::Max>(t);
-    case ReduceOp::ArgMin: return fold_of<ReduceOp::ArgMin>(t);
-    case ReduceOp::ArgMax: break;
+    case ReduceOp::Sum:
+      return fold_of<ReduceOp::Sum>(t);
+    case ReduceOp::Prod:
+      return fold_of<ReduceOp::Prod>(t);
+    case ReduceOp::Min:
+      return fold_of<ReduceOp::Min>(t);
+    case ReduceOp::Max:
+      return fold_of<ReduceOp::Max>(t);
+    case ReduceOp::ArgMin:
+      return fold_of<ReduceOp::ArgMin>(t);
+    case ReduceOp::ArgMax:
+      break;
   }
   return fold_of<ReduceOp::ArgMax>(t);
 }

@@ -26,8 +26,10 @@ double Sum(const T* HWY_RESTRICT x, std::int64_t n) {
   const hn::Rebind<T, decltype(dd)> dt;  // as many T lanes as float64 lanes
   const std::int64_t lanes = static_cast<std::int64_t>(hn::Lanes(dd));
   auto widen = [&](std::int64_t i) {
-    if constexpr (std::is_same_v<T, double>) return hn::LoadU(dd, x + i);
-    else return hn::PromoteTo(dd, hn::LoadU(dt, x + i));
+    if constexpr (std::is_same_v<T, double>)
+      return hn::LoadU(dd, x + i);
+    else
+      return hn::PromoteTo(dd, hn::LoadU(dt, x + i));
   };
   auto s0 = hn::Zero(dd), s1 = hn::Zero(dd), s2 = hn::Zero(dd), s3 = hn::Zero(dd);
   std::int64_t i = 0;
@@ -99,8 +101,12 @@ FloatBlockFolds<T> Folds() {
 
 }  // namespace
 
-FloatBlockFolds<float> FoldsF32() { return Folds<float>(); }
-FloatBlockFolds<double> FoldsF64() { return Folds<double>(); }
+FloatBlockFolds<float> FoldsF32() {
+  return Folds<float>();
+}
+FloatBlockFolds<double> FoldsF64() {
+  return Folds<double>();
+}
 
 }  // namespace switchyard::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();

@@ -53,51 +53,70 @@ hn::Vec<D> Splat(D d, double value) {
 struct ExpOp {
   static constexpr bool kRanged = true;
   template <class D, class V>
-  V operator()(D d, V x) const { return hn::Exp(d, x); }
+  V operator()(D d, V x) const {
+    return hn::Exp(d, x);
+  }
   // Finite results up to ln(max) (88.7 / 709.8); beyond that libm gives +inf.
   template <class D, class V>
   auto valid(D d, V x) const {
     const auto lowest = hn::Set(d, std::numeric_limits<hn::TFromD<D>>::lowest());
-    return hn::And(hn::Ge(x, lowest), hn::Le(x, Splat(d, sizeof(hn::TFromD<D>) == 4 ? 88.0 : 709.0)));
+    return hn::And(hn::Ge(x, lowest),
+                   hn::Le(x, Splat(d, sizeof(hn::TFromD<D>) == 4 ? 88.0 : 709.0)));
   }
   template <class T>
-  T exact(T x) const { return std::exp(x); }
+  T exact(T x) const {
+    return std::exp(x);
+  }
 };
 
 struct LogOp {
   static constexpr bool kRanged = true;
   template <class D, class V>
-  V operator()(D d, V x) const { return hn::Log(d, x); }
+  V operator()(D d, V x) const {
+    return hn::Log(d, x);
+  }
   template <class D, class V>
   auto valid(D d, V x) const {
     const auto largest = hn::Set(d, std::numeric_limits<hn::TFromD<D>>::max());
     return hn::And(hn::Gt(x, hn::Zero(d)), hn::Le(x, largest));
   }
   template <class T>
-  T exact(T x) const { return std::log(x); }
+  T exact(T x) const {
+    return std::log(x);
+  }
 };
 
 template <bool kSin>
 struct SinCosOp {
   static constexpr bool kRanged = true;
   template <class D, class V>
-  V operator()(D d, V x) const { return kSin ? hn::Sin(d, x) : hn::Cos(d, x); }
+  V operator()(D d, V x) const {
+    return kSin ? hn::Sin(d, x) : hn::Cos(d, x);
+  }
   template <class D, class V>
-  auto valid(D d, V x) const { return hn::Le(hn::Abs(x), Splat(d, 39000.0)); }
+  auto valid(D d, V x) const {
+    return hn::Le(hn::Abs(x), Splat(d, 39000.0));
+  }
   template <class T>
-  T exact(T x) const { return kSin ? std::sin(x) : std::cos(x); }
+  T exact(T x) const {
+    return kSin ? std::sin(x) : std::cos(x);
+  }
 };
 
 struct TanhOp {
   static constexpr bool kRanged = true;
   template <class D, class V>
-  V operator()(D d, V x) const { return hn::Tanh(d, x); }
+  V operator()(D d, V x) const {
+    return hn::Tanh(d, x);
+  }
   template <class D, class V>
   auto valid(D d, V x) const {
     return hn::Le(hn::Abs(x), hn::Set(d, std::numeric_limits<hn::TFromD<D>>::max()));
   }
   template <class T>
-  T exact(T x) const { return std::tanh(x); }
+  T exact(T x) const {
+    return std::tanh(x);
+  }
 };
 
 template <class Op, class D, class V>
@@ -155,24 +174,42 @@ void BinaryBlock(const void* a, const void* b, const void*, void* out, std::int6
 template <class T>
 BlockFn KernelFor(OpCode op) {
   switch (op) {
-    case OpCode::Neg: return &UnaryBlock<T, NegOp>;
-    case OpCode::Abs: return &UnaryBlock<T, AbsOp>;
-    case OpCode::Sqrt: return &UnaryBlock<T, SqrtOp>;
-    case OpCode::Floor: return &UnaryBlock<T, FloorOp>;
-    case OpCode::Ceil: return &UnaryBlock<T, CeilOp>;
-    case OpCode::Exp: return &UnaryBlock<T, ExpOp>;
-    case OpCode::Log: return &UnaryBlock<T, LogOp>;
-    case OpCode::Sin: return &UnaryBlock<T, SinCosOp<true>>;
-    case OpCode::Cos: return &UnaryBlock<T, SinCosOp<false>>;
-    case OpCode::Tanh: return &UnaryBlock<T, TanhOp>;
-    case OpCode::Add: return &BinaryBlock<T, AddOp>;
-    case OpCode::Sub: return &BinaryBlock<T, SubOp>;
-    case OpCode::Mul: return &BinaryBlock<T, MulOp>;
-    case OpCode::Div: return &BinaryBlock<T, DivOp>;
-    case OpCode::FloorDiv: return &BinaryBlock<T, FloorDivOp>;
-    case OpCode::Min: return &BinaryBlock<T, MinOp>;
-    case OpCode::Max: return &BinaryBlock<T, MaxOp>;
-    default: return nullptr;
+    case OpCode::Neg:
+      return &UnaryBlock<T, NegOp>;
+    case OpCode::Abs:
+      return &UnaryBlock<T, AbsOp>;
+    case OpCode::Sqrt:
+      return &UnaryBlock<T, SqrtOp>;
+    case OpCode::Floor:
+      return &UnaryBlock<T, FloorOp>;
+    case OpCode::Ceil:
+      return &UnaryBlock<T, CeilOp>;
+    case OpCode::Exp:
+      return &UnaryBlock<T, ExpOp>;
+    case OpCode::Log:
+      return &UnaryBlock<T, LogOp>;
+    case OpCode::Sin:
+      return &UnaryBlock<T, SinCosOp<true>>;
+    case OpCode::Cos:
+      return &UnaryBlock<T, SinCosOp<false>>;
+    case OpCode::Tanh:
+      return &UnaryBlock<T, TanhOp>;
+    case OpCode::Add:
+      return &BinaryBlock<T, AddOp>;
+    case OpCode::Sub:
+      return &BinaryBlock<T, SubOp>;
+    case OpCode::Mul:
+      return &BinaryBlock<T, MulOp>;
+    case OpCode::Div:
+      return &BinaryBlock<T, DivOp>;
+    case OpCode::FloorDiv:
+      return &BinaryBlock<T, FloorDivOp>;
+    case OpCode::Min:
+      return &BinaryBlock<T, MinOp>;
+    case OpCode::Max:
+      return &BinaryBlock<T, MaxOp>;
+    default:
+      return nullptr;
   }
 }
 
@@ -184,7 +221,9 @@ BlockFn SimdKernel(OpCode op, DType t) {
   return nullptr;
 }
 
-const char* TargetName() { return hwy::TargetName(HWY_TARGET); }
+const char* TargetName() {
+  return hwy::TargetName(HWY_TARGET);
+}
 
 }  // namespace switchyard::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -195,9 +234,13 @@ namespace switchyard::cpu {
 HWY_EXPORT(SimdKernel);
 HWY_EXPORT(TargetName);
 
-BlockFn simd_block_kernel(ir::OpCode op, DType t) { return HWY_DYNAMIC_DISPATCH(SimdKernel)(op, t); }
+BlockFn simd_block_kernel(ir::OpCode op, DType t) {
+  return HWY_DYNAMIC_DISPATCH(SimdKernel)(op, t);
+}
 
-const char* simd_target_name() { return HWY_DYNAMIC_DISPATCH(TargetName)(); }
+const char* simd_target_name() {
+  return HWY_DYNAMIC_DISPATCH(TargetName)();
+}
 
 }  // namespace switchyard::cpu
 #endif  // HWY_ONCE

@@ -32,7 +32,7 @@ struct Sse<double> {
 };
 
 // Calls f on full vectors, then on the last partial one through a buffer padded with ones.
-template <class T, typename Sse<T>::V (*f)(typename Sse<T>::V)>
+template <class T, auto f>
 void unary(const void* a, const void*, const void*, void* out, std::int64_t n) {
   using S = Sse<T>;
   const T* x = static_cast<const T*>(a);
@@ -46,7 +46,7 @@ void unary(const void* a, const void*, const void*, void* out, std::int64_t n) {
   for (int k = 0; i + k < n; ++k) y[i + k] = buffer[k];
 }
 
-template <class T, typename Sse<T>::V (*f)(typename Sse<T>::V, typename Sse<T>::V)>
+template <class T, auto f>
 void binary(const void* a, const void* b, const void*, void* out, std::int64_t n) {
   using S = Sse<T>;
   const T* x = static_cast<const T*>(a);
@@ -71,12 +71,16 @@ BlockFn vector_math_block_kernel(ir::OpCode op, DType t) {
   if (!f32 && t != DType::Float64) return nullptr;
   switch (op) {
     case ir::OpCode::Tan:
-      return f32 ? &unary<float, Sleef_tanf4_u10> : &unary<double, Sleef_tand2_u10>;
+      if (f32) return &unary<float, Sleef_tanf4_u10>;
+      return &unary<double, Sleef_tand2_u10>;
     case ir::OpCode::Pow:
-      return f32 ? &binary<float, Sleef_powf4_u10> : &binary<double, Sleef_powd2_u10>;
+      if (f32) return &binary<float, Sleef_powf4_u10>;
+      return &binary<double, Sleef_powd2_u10>;
     case ir::OpCode::Atan2:
-      return f32 ? &binary<float, Sleef_atan2f4_u10> : &binary<double, Sleef_atan2d2_u10>;
-    default: return nullptr;
+      if (f32) return &binary<float, Sleef_atan2f4_u10>;
+      return &binary<double, Sleef_atan2d2_u10>;
+    default:
+      return nullptr;
   }
 }
 

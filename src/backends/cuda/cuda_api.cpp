@@ -46,8 +46,8 @@ Library<Api> load(const std::vector<std::string>& candidates, const std::string&
     if (first_error.empty()) first_error = ::dlerror();
   }
   if (!handle) {
-    library.unavailable_reason = candidates.front() + " not found: " + missing_hint + " (" +
-                                 first_error + ")";
+    library.unavailable_reason =
+        candidates.front() + " not found: " + missing_hint + " (" + first_error + ")";
     return library;
   }
   std::string missing;
@@ -56,9 +56,9 @@ Library<Api> load(const std::vector<std::string>& candidates, const std::string&
     if (!pointer) missing += (missing.empty() ? "" : ", ") + std::string(symbol);
   });
   if (!missing.empty())
-    library.unavailable_reason = candidates.front() + " lacks " + missing +
-                                 ": it is older than the CUDA " + std::to_string(CUDA_VERSION / 1000) +
-                                 " headers Switchyard was built with; update it";
+    library.unavailable_reason =
+        candidates.front() + " lacks " + missing + ": it is older than the CUDA " +
+        std::to_string(CUDA_VERSION / 1000) + " headers Switchyard was built with; update it";
   return library;
 }
 

@@ -39,8 +39,14 @@ const Library<NvrtcApi>& nvrtc_library();
 const Library<CublasApi>& cublas_library();
 
 // The entry points of a library already known to be available.
-inline const DriverApi& driver() { return driver_library().api; }
-inline const NvrtcApi& nvrtc() { return nvrtc_library().api; }
-inline const CublasApi& cublas() { return cublas_library().api; }
+inline const DriverApi& driver() {
+  return driver_library().api;
+}
+inline const NvrtcApi& nvrtc() {
+  return nvrtc_library().api;
+}
+inline const CublasApi& cublas() {
+  return cublas_library().api;
+}
 
 }  // namespace switchyard::cuda

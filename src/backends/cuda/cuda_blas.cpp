@@ -10,7 +10,9 @@
 namespace switchyard::cuda {
 namespace {
 
-cublasOperation_t op_of(bool transposed) { return transposed ? CUBLAS_OP_T : CUBLAS_OP_N; }
+cublasOperation_t op_of(bool transposed) {
+  return transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
+}
 
 // cuBLAS takes 32-bit sizes; the layers above pass int64.
 int blas_int(std::int64_t v, const char* what, const Device& device) {
@@ -33,21 +35,21 @@ T* pointer(const Operand& operand) {
 // Row-major matrices read as column-major are their transposes, so row-major C = op(A)·op(B)
 // is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: the operands swap and the transpose flags stay.
 template <class T, class Gemm>
-void gemm(Gemm call, const char* name, cublasHandle_t h, const LibraryOp& op,
-          const LibraryArgs& a, const Device& device) {
+void gemm(Gemm call, const char* name, cublasHandle_t h, const LibraryOp& op, const LibraryArgs& a,
+          const Device& device) {
   const T one = 1, zero = 0;
   check(call(h, op_of(op.transpose_b), op_of(op.transpose_a), blas_int(a.n, "n", device),
              blas_int(a.m, "m", device), blas_int(a.k, "k", device), &one, pointer<T>(a.b),
-             leading(a.ldb, "ldb", device), pointer<T>(a.a), leading(a.lda, "lda", device),
-             &zero, pointer<T>(a.c), leading(a.ldc, "ldc", device)),
+             leading(a.ldb, "ldb", device), pointer<T>(a.a), leading(a.lda, "lda", device), &zero,
+             pointer<T>(a.c), leading(a.ldc, "ldc", device)),
         name, device.where());
 }
 
 // y (m) = A (m×n) · x (n). A row-major matrix read as column-major is Aᵀ (n×m), so it is
 // multiplied transposed; a transposed operand is stored column-major and read as it is.
 template <class T, class Gemv>
-void gemv(Gemv call, const char* name, cublasHandle_t h, const LibraryOp& op,
-          const LibraryArgs& a, const Device& device) {
+void gemv(Gemv call, const char* name, cublasHandle_t h, const LibraryOp& op, const LibraryArgs& a,
+          const Device& device) {
   const T one = 1, zero = 0;
   const int m = blas_int(a.m, "m", device), n = blas_int(a.n, "n", device);
   if (n == 0) {
@@ -74,7 +76,9 @@ BlasHandle::BlasHandle(CUstream stream, const std::string& where) {
 }
 
 // The result is ignored: at process exit the driver may already be shutting down.
-BlasHandle::~BlasHandle() { cublas().cublasDestroy(handle_); }
+BlasHandle::~BlasHandle() {
+  cublas().cublasDestroy(handle_);
+}
 
 BlasProgram::BlasProgram(const LibraryOp& op, const Device& device) : op_(op), device_(device) {
   if (!is_floating(op.dtype))

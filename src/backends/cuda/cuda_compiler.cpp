@@ -63,16 +63,11 @@ std::vector<std::byte> image(nvrtcProgram program, bool cubin) {
   return bytes;
 }
 
-std::string hex(std::uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
-
 }  // namespace
 
 std::string CompileTarget::option() const {
-  return std::string("--gpu-arch=") + (cubin ? "sm_" : "compute_") + std::to_string(architecture);
+  return std::string("--gpu-architecture=") + (cubin ? "sm_" : "compute_") +
+         std::to_string(architecture);
 }
 
 CompileTarget compile_target(int compute_capability) {
@@ -100,20 +95,20 @@ std::string nvrtc_version() {
 std::vector<std::byte> compile(const std::string& source, const CompileTarget& target) {
   require_nvrtc();
   nvrtcProgram raw = nullptr;
-  check(nvrtc().nvrtcCreateProgram(&raw, source.c_str(), "switchyard_kernel.cu", 0, nullptr,
-                                   nullptr),
-        "nvrtcCreateProgram");
+  check(
+      nvrtc().nvrtcCreateProgram(&raw, source.c_str(), "switchyard_kernel.cu", 0, nullptr, nullptr),
+      "nvrtcCreateProgram");
   const std::unique_ptr<_nvrtcProgram, void (*)(nvrtcProgram)> program(
       raw, [](nvrtcProgram p) { nvrtc().nvrtcDestroyProgram(&p); });
   const std::string arch = target.option();
   const char* options[] = {arch.c_str()};
   const nvrtcResult result = nvrtc().nvrtcCompileProgram(raw, 1, options);
-  if (result == NVRTC_ERROR_COMPILATION)
-    throw CompileError("NVRTC could not compile a generated kernel for " + arch + ":\n" +
-                       program_log(raw) + "\nsource:\n" + numbered(source) +
+  if (result != NVRTC_SUCCESS)
+    throw CompileError("NVRTC could not compile a generated kernel for " + arch + " (" +
+                       nvrtc().nvrtcGetErrorString(result) + "):\n" + program_log(raw) +
+                       "\nsource:\n" + numbered(source) +
                        "This is a bug in Switchyard's code generator; please report it with "
                        "this message.");
-  check(result, "nvrtcCompileProgram");
   return image(raw, target.cubin);
 }
 
@@ -122,7 +117,7 @@ std::vector<std::byte> cached_image(KernelCache& cache, std::uint64_t ir_hash,
                                     const BuildIdentity& identity) {
   const KernelCacheKey key{
       ir_hash, identity.device, identity.driver_version + " " + nvrtc_version(),
-      target.option() + " source:" + hex(XXH64(source.data(), source.size(), 0))};
+      target.option() + " source:" + std::to_string(XXH64(source.data(), source.size(), 0))};
   return cache.get_or_build(key, [&] { return compile(source, target); });
 }
 

@@ -16,7 +16,7 @@ namespace switchyard::cuda {
 struct CompileTarget {
   int architecture = 0;  // e.g. 90
   bool cubin = true;
-  std::string option() const;  // "--gpu-arch=sm_90" or "--gpu-arch=compute_90"
+  std::string option() const;  // "--gpu-architecture=sm_90" or "--gpu-architecture=compute_90"
 };
 
 // Throws CompileError when NVRTC is not available.

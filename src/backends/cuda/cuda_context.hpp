@@ -18,11 +18,13 @@ class PrimaryContext {
   PrimaryContext& operator=(const PrimaryContext&) = delete;
 
   CUdevice device() const { return device_; }
+  int compute_capability() const { return compute_capability_; }  // major * 10 + minor, e.g. 90
   CUcontext get() const { return context_; }
   const std::string& where() const { return where_; }
 
  private:
   CUdevice device_;
+  int compute_capability_ = 0;
   CUcontext context_ = nullptr;
   std::string where_;
 };

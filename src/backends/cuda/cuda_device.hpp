@@ -19,12 +19,13 @@ class BlasHandle;
 class Device final : public switchyard::Device {
  public:
   // Creates the device's stream; throws DeviceError.
-  Device(DeviceInfo info, std::unique_ptr<PrimaryContext> context);
+  Device(DeviceInfo info, std::shared_ptr<const PrimaryContext> context);
   ~Device() override;
 
-  const PrimaryContext& context() const { return *context_; }
+  // Shared with the programs built for the device, which need it to unload their modules.
+  const std::shared_ptr<const PrimaryContext>& context() const { return context_; }
   CUstream stream() const { return stream_; }
-  int compute_capability() const { return compute_capability_; }  // major * 10 + minor, e.g. 90
+  int compute_capability() const { return context_->compute_capability(); }
   int multiprocessors() const { return info().compute_units; }
   const std::string& where() const { return context_->where(); }  // "cuda:0 (NVIDIA H200)"
   // Created on first use: cuBLAS reserves workspace memory on the device.
@@ -45,9 +46,8 @@ class Device final : public switchyard::Device {
   void do_launch_library(Executable& exe, const LibraryArgs& args) override;
   void do_synchronize() override;
 
-  std::unique_ptr<PrimaryContext> context_;
+  std::shared_ptr<const PrimaryContext> context_;
   CUstream stream_ = nullptr;
-  int compute_capability_ = 0;
   MemoryPool pool_;
   Staging staging_;
   std::once_flag blas_created_;

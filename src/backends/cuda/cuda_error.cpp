@@ -15,8 +15,8 @@ std::string describe(CUresult result) {
 
 void check(CUresult result, std::string_view call, std::string_view where) {
   if (result == CUDA_SUCCESS) return;
-  const std::string message = std::string(call) + " on " + std::string(where) + ": " +
-                              describe(result);
+  const std::string message =
+      std::string(call) + " on " + std::string(where) + ": " + describe(result);
   if (result == CUDA_ERROR_OUT_OF_MEMORY)
     throw OutOfMemory(message + "; free arrays on this device or use a smaller problem");
   throw DeviceError(message);

@@ -8,7 +8,9 @@ MemoryPool::MemoryPool(std::function<Address(std::size_t)> allocate,
                        std::function<void(Address)> release)
     : allocate_(std::move(allocate)), release_(std::move(release)) {}
 
-MemoryPool::~MemoryPool() { trim(); }
+MemoryPool::~MemoryPool() {
+  trim();
+}
 
 std::size_t MemoryPool::size_class(std::size_t bytes) {
   constexpr std::size_t kSmallest = 512;

@@ -46,7 +46,7 @@ class MemoryPool {
  private:
   std::function<Address(std::size_t)> allocate_;
   std::function<void(Address)> release_;
-  mutable std::mutex mutex_;  // guards cached_ and cached_bytes_
+  mutable std::mutex mutex_;                            // guards cached_ and cached_bytes_
   std::map<std::size_t, std::vector<Address>> cached_;  // size class -> free blocks
   std::size_t cached_bytes_ = 0;
 };

@@ -12,7 +12,9 @@ namespace {
 // against the chunk's transfer (≈ 160 µs at 25 GB/s), small enough that pinning stays cheap.
 constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 
-std::size_t chunk_count(std::size_t bytes) { return (bytes + kChunkBytes - 1) / kChunkBytes; }
+std::size_t chunk_count(std::size_t bytes) {
+  return (bytes + kChunkBytes - 1) / kChunkBytes;
+}
 std::size_t chunk_bytes(std::size_t bytes, std::size_t i) {
   return std::min(kChunkBytes, bytes - i * kChunkBytes);
 }

@@ -1,0 +1,21 @@
+// Library operations on the CPU: matrix products through OpenBLAS.
+//
+// Row-major. Gemm: C (m×n) = op(A) (m×k) · op(B) (k×n); Gemv: y (m) = op(A) (m×n) · x (n).
+// With transpose_a the stored A is op(A)'s transpose (k×m for gemm, n×m for gemv), likewise
+// for B; lda, ldb and ldc are the stored matrices' row pitches in elements.
+#pragma once
+
+#include "backends/backend.hpp"
+
+namespace switchyard::cpu {
+
+class LibraryProgram final : public Executable {
+ public:
+  explicit LibraryProgram(const LibraryOp& op);  // throws DTypeError unless float32/float64
+  void run(const LibraryArgs& args) const;       // throws ValueError for inconsistent sizes
+
+ private:
+  LibraryOp op_;
+};
+
+}  // namespace switchyard::cpu

@@ -1,0 +1,275 @@
+// Generated OpenCL C must build on PoCL and generated CUDA C through NVRTC, for every op, dtype,
+// layout, reduction and vector width; entry points must take the arguments codegen.hpp
+// documents. Values are checked in opencl_backend_test.cpp; here only that the code builds.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "codegen/codegen.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard {
+namespace {
+
+using codegen::Dialect;
+using codegen::Target;
+using ir::KernelBuilder;
+using ir::Layout;
+using ir::OpCode;
+
+constexpr DType kAllTypes[] = {DType::Bool, DType::Int32, DType::Int64, DType::Float32,
+                               DType::Float64};
+
+// Every op the IR defines on dtype t, over contiguous, strided and broadcast inputs and a
+// scalar, with outputs of every dtype.
+ir::Kernel every_op(DType t) {
+  KernelBuilder b;
+  const auto x = b.load(t, Layout::Contiguous), y = b.load(t, Layout::Strided);
+  const auto z = b.load(t, Layout::Broadcast), s = b.scalar(t);
+  auto bin = [&](OpCode op, std::int32_t p, std::int32_t q) { return b.binary(op, p, q, t); };
+  std::int32_t v = bin(OpCode::Add, x, y);
+  v = bin(OpCode::Mul, v, z);
+  v = bin(OpCode::Max, v, s);
+  v = bin(OpCode::Min, v, x);
+  v = b.unary(OpCode::Abs, v, t);
+  v = b.unary(OpCode::Sign, v, t);
+  if (t != DType::Bool) {
+    for (OpCode op : {OpCode::Sub, OpCode::FloorDiv, OpCode::Mod, OpCode::Pow}) v = bin(op, v, y);
+    v = b.unary(OpCode::Neg, v, t);
+  }
+  if (is_floating(t)) {
+    for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Sqrt, OpCode::Sin, OpCode::Cos, OpCode::Tan,
+                      OpCode::Tanh, OpCode::Floor, OpCode::Ceil})
+      v = b.unary(op, v, t);
+    v = bin(OpCode::Div, v, x);
+    v = bin(OpCode::Atan2, v, y);
+  }
+  std::int32_t m = b.binary(OpCode::Eq, v, x, DType::Bool);
+  for (OpCode op : {OpCode::Ne, OpCode::Lt, OpCode::Le, OpCode::Gt, OpCode::Ge})
+    m = b.binary(OpCode::Xor, m, b.binary(op, v, y, DType::Bool), DType::Bool);
+  m = b.binary(OpCode::And, m, b.binary(OpCode::Or, m, m, DType::Bool), DType::Bool);
+  m = b.unary(OpCode::Not, m, DType::Bool);
+  v = b.where(m, v, y);
+  b.output(v);
+  b.output(m);
+  for (DType to : kAllTypes)
+    if (to != t) b.output(b.cast(b.cast(v, to), t));
+  return b.build();
+}
+
+ir::Kernel reduction(DType t, ir::ReduceOp op) {
+  KernelBuilder b;
+  const auto x = b.load(t, Layout::Contiguous), y = b.load(t, Layout::Strided);
+  b.output(b.binary(OpCode::Max, x, y, t));
+  b.reduce(op, ir::ReduceOver::All);
+  return b.build();
+}
+
+// Arguments codegen.hpp's ABI gives each entry point of `k`.
+std::vector<std::pair<std::string, cl_uint>> expected_entries(const ir::Kernel& k) {
+  cl_uint operands = static_cast<cl_uint>(k.scalars.size());
+  for (const auto& in : k.inputs) operands += in.layout == Layout::Strided ? 3 : 2;
+  if (!k.has_reduction)
+    return {{"sy_map", 3 + operands + 2 * static_cast<cl_uint>(k.outputs.size())}};
+  const bool arg = k.reduction.op == ir::ReduceOp::ArgMin || k.reduction.op == ir::ReduceOp::ArgMax;
+  return {{"sy_reduce_partial", 5 + operands + (arg ? 4 : 2)},
+          {"sy_reduce_final", arg ? 6u : 5u},
+          {"sy_reduce_rows", 4 + operands + 2}};
+}
+
+class OpenCLCompiler {
+ public:
+  OpenCLCompiler() {
+    cl_platform_id platform;
+    cl_uint count = 0;
+    if (clGetPlatformIDs(1, &platform, &count) != CL_SUCCESS || count == 0) return;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &device_, nullptr) != CL_SUCCESS) return;
+    context_ = clCreateContext(nullptr, 1, &device_, nullptr, nullptr, nullptr);
+    cl_device_fp_config fp64 = 0;
+    clGetDeviceInfo(device_, CL_DEVICE_DOUBLE_FP_CONFIG, sizeof fp64, &fp64, nullptr);
+    fp64_ = fp64 != 0;
+  }
+  ~OpenCLCompiler() {
+    if (context_) clReleaseContext(context_);
+  }
+  bool available() const { return context_ != nullptr; }
+  bool fp64() const { return fp64_; }
+
+  // Empty when the source builds and has the expected entry points; otherwise what failed.
+  std::string check(const std::string& source, const ir::Kernel& k) {
+    const char* text = source.c_str();
+    cl_program p = clCreateProgramWithSource(context_, 1, &text, nullptr, nullptr);
+    std::string problem;
+    if (clBuildProgram(p, 1, &device_, "-cl-std=CL1.2", nullptr, nullptr) != CL_SUCCESS) {
+      std::size_t n = 0;
+      clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+      std::string log(n, '\0');
+      clGetProgramBuildInfo(p, device_, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+      problem = "build failed:\n" + log;
+    }
+    for (const auto& [entry, args] :
+         problem.empty() ? expected_entries(k) : decltype(expected_entries(k)){}) {
+      cl_int err;
+      cl_kernel kernel = clCreateKernel(p, entry.c_str(), &err);
+      if (err != CL_SUCCESS) {
+        problem += "no entry point " + entry + "\n";
+        continue;
+      }
+      cl_uint n = 0;
+      clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, sizeof n, &n, nullptr);
+      if (n != args)
+        problem += entry + " takes " + std::to_string(n) + " arguments, expected " +
+                   std::to_string(args) + "\n";
+      clReleaseKernel(kernel);
+    }
+    clReleaseProgram(p);
+    return problem.empty() ? "" : problem + "source:\n" + source;
+  }
+
+ private:
+  cl_device_id device_ = nullptr;
+  cl_context context_ = nullptr;
+  bool fp64_ = false;
+};
+
+// NVRTC loaded at run time (as the CUDA backend does), so this test needs no GPU and no CUDA
+// headers; the few declarations it uses are NVRTC's stable C ABI.
+using NvrtcProgram = void*;
+using NvrtcResult = int;  // 0 is NVRTC_SUCCESS
+class CudaCompiler {
+ public:
+  CudaCompiler() {
+    lib_ = dlopen("libnvrtc.so", RTLD_NOW);
+    if (!lib_) lib_ = dlopen("/usr/local/cuda/lib64/libnvrtc.so", RTLD_NOW);
+    if (!lib_) return;
+    create_ = reinterpret_cast<decltype(create_)>(dlsym(lib_, "nvrtcCreateProgram"));
+    compile_ = reinterpret_cast<decltype(compile_)>(dlsym(lib_, "nvrtcCompileProgram"));
+    log_size_ = reinterpret_cast<decltype(log_size_)>(dlsym(lib_, "nvrtcGetProgramLogSize"));
+    log_ = reinterpret_cast<decltype(log_)>(dlsym(lib_, "nvrtcGetProgramLog"));
+    destroy_ = reinterpret_cast<decltype(destroy_)>(dlsym(lib_, "nvrtcDestroyProgram"));
+  }
+  ~CudaCompiler() {
+    if (lib_) dlclose(lib_);
+  }
+  bool available() const { return create_ && compile_ && log_size_ && log_ && destroy_; }
+
+  std::string check(const std::string& source) {
+    NvrtcProgram p;
+    create_(&p, source.c_str(), "kernel.cu", 0, nullptr, nullptr);
+    const char* options[] = {"--gpu-architecture=compute_80", "--std=c++17"};
+    const NvrtcResult r = compile_(p, 2, options);
+    std::size_t n = 0;
+    log_size_(p, &n);
+    std::string log(n, '\0');
+    log_(p, log.data());
+    destroy_(&p);
+    return r == 0 ? "" : "NVRTC failed:\n" + log + "source:\n" + source;
+  }
+
+ private:
+  void* lib_ = nullptr;
+  NvrtcResult (*create_)(NvrtcProgram*, const char*, const char*, int, const char* const*,
+                         const char* const*) = nullptr;
+  NvrtcResult (*compile_)(NvrtcProgram, int, const char* const*) = nullptr;
+  NvrtcResult (*log_size_)(NvrtcProgram, std::size_t*) = nullptr;
+  NvrtcResult (*log_)(NvrtcProgram, char*) = nullptr;
+  NvrtcResult (*destroy_)(NvrtcProgram*) = nullptr;
+};
+
+class CodegenOpenCL : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { cl_ = new OpenCLCompiler; }
+  static void TearDownTestSuite() { delete cl_; }
+  void SetUp() override {
+    if (!cl_->available()) GTEST_SKIP() << "no OpenCL platform (install pocl-opencl-icd)";
+  }
+  static std::vector<DType> types() {
+    std::vector<DType> v;
+    for (DType t : kAllTypes)
+      if (t != DType::Float64 || cl_->fp64()) v.push_back(t);
+    return v;
+  }
+  static OpenCLCompiler* cl_;
+};
+OpenCLCompiler* CodegenOpenCL::cl_ = nullptr;
+
+TEST_F(CodegenOpenCL, EveryOpBuildsAtEveryWidth) {
+  for (DType t : types())
+    for (int width : {1, 8, 16}) {
+      const Target target{Dialect::OpenCL, cl_->fp64(), width, 64, width > 1};
+      const ir::Kernel k = every_op(t);
+      EXPECT_EQ(cl_->check(codegen::render(k, target), k), "") << name(t) << " width " << width;
+    }
+}
+
+TEST_F(CodegenOpenCL, EveryReductionBuilds) {
+  for (DType t : types())
+    for (int op = 0; op <= static_cast<int>(ir::ReduceOp::ArgMax); ++op) {
+      const Target target{Dialect::OpenCL, cl_->fp64(), 8, 64, true};
+      const ir::Kernel k = reduction(t, static_cast<ir::ReduceOp>(op));
+      EXPECT_EQ(cl_->check(codegen::render(k, target), k), "")
+          << name(t) << " " << ir::name(k.reduction.op);
+    }
+}
+
+TEST_F(CodegenOpenCL, ScalarGpuStyleReductionBuilds) {
+  const Target target{Dialect::OpenCL, cl_->fp64(), 1, 256, false};
+  for (auto op : {ir::ReduceOp::Sum, ir::ReduceOp::ArgMax}) {
+    const ir::Kernel k = reduction(DType::Float32, op);
+    EXPECT_EQ(cl_->check(codegen::render(k, target), k), "");
+  }
+}
+
+class CodegenCuda : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { nvrtc_ = new CudaCompiler; }
+  static void TearDownTestSuite() { delete nvrtc_; }
+  void SetUp() override {
+    if (!nvrtc_->available()) GTEST_SKIP() << "libnvrtc not found (CUDA toolkit not installed)";
+  }
+  static CudaCompiler* nvrtc_;
+};
+CudaCompiler* CodegenCuda::nvrtc_ = nullptr;
+
+TEST_F(CodegenCuda, EveryOpBuilds) {
+  for (DType t : kAllTypes) {
+    const Target target{Dialect::Cuda, true, 1, 256, false};
+    EXPECT_EQ(nvrtc_->check(codegen::render(every_op(t), target)), "") << name(t);
+  }
+}
+
+TEST_F(CodegenCuda, EveryReductionBuilds) {
+  for (DType t : kAllTypes)
+    for (int op = 0; op <= static_cast<int>(ir::ReduceOp::ArgMax); ++op) {
+      const Target target{Dialect::Cuda, true, 1, 256, false};
+      EXPECT_EQ(nvrtc_->check(codegen::render(reduction(t, static_cast<ir::ReduceOp>(op)), target)),
+                "")
+          << name(t) << " op " << op;
+    }
+}
+
+TEST(Codegen, Float64OnATargetWithoutItIsADTypeError) {
+  const Target target{Dialect::OpenCL, false, 1, 64, false};
+  EXPECT_THROW(codegen::render(every_op(DType::Float64), target), DTypeError);
+  EXPECT_NO_THROW(codegen::render(reduction(DType::Float32, ir::ReduceOp::Sum), target));
+}
+
+TEST(Codegen, OpOutsideItsDTypesIsADTypeError) {
+  KernelBuilder b;
+  b.output(b.unary(OpCode::Sin, b.load(DType::Int32, Layout::Contiguous), DType::Int32));
+  EXPECT_THROW(codegen::render(b.build(), Target{}), DTypeError);
+}
+
+TEST(Codegen, TargetOutsideItsRangesIsAValueError) {
+  const ir::Kernel k = every_op(DType::Float32);
+  EXPECT_THROW(codegen::render(k, Target{Dialect::OpenCL, true, 3, 64, false}), ValueError);
+  EXPECT_THROW(codegen::render(k, Target{Dialect::Cuda, true, 8, 64, false}), ValueError);
+  EXPECT_THROW(codegen::render(k, Target{Dialect::OpenCL, true, 1, 100, false}), ValueError);
+}
+
+}  // namespace
+}  // namespace switchyard

@@ -1,0 +1,458 @@
+// The CUDA backend. Three groups: what runs everywhere (the backend reports itself unavailable
+// with a reason instead of failing; the memory pool's books), what needs NVRTC but no GPU
+// (generated kernels compile to CUBINs for sm_90 through the kernel cache), and what needs a GPU
+// (memory, transfers, launches, cuBLAS, typed errors), which skips with the backend's reason on
+// machines without one.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <numeric>
+#include <random>
+#include <utility>
+
+#include "backends/cuda/cuda_api.hpp"
+#include "backends/cuda/cuda_backend.hpp"
+#include "backends/cuda/cuda_compiler.hpp"
+#include "backends/cuda/cuda_memory_pool.hpp"
+#include "codegen/codegen.hpp"
+#include "runtime/kernel_cache.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard {
+namespace {
+
+namespace fs = std::filesystem;
+using ir::KernelBuilder;
+using ir::Layout;
+using ir::OpCode;
+
+// ---- everywhere
+
+TEST(CudaBackend, ReportsWhyItIsUnavailableWithoutCrashing) {
+  const auto backend = cuda::make_backend();
+  EXPECT_EQ(backend->name(), "cuda");
+  if (backend->available()) GTEST_SKIP() << "a CUDA device is present";
+  const std::string reason = backend->unavailable_reason();
+  EXPECT_FALSE(reason.empty());
+  EXPECT_TRUE(backend->devices().empty());
+  if (!cuda::driver_library().available()) {
+    EXPECT_EQ(reason, cuda::driver_library().unavailable_reason);
+  }
+  std::cout << "cuda unavailable: " << reason << "\n";
+}
+
+TEST(CudaBackend, MissingDriverIsNamedWithWhatToDo) {
+  if (::access("/dev/nvidiactl", F_OK) == 0 || cuda::driver_library().available())
+    GTEST_SKIP() << "this machine has an NVIDIA driver";
+  const std::string reason = cuda::driver_library().unavailable_reason;
+  EXPECT_NE(reason.find("libcuda.so.1 not found"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("no NVIDIA driver"), std::string::npos) << reason;
+}
+
+TEST(CudaMemoryPool, SizeClassesBoundWaste) {
+  EXPECT_EQ(cuda::MemoryPool::size_class(0), 512u);
+  EXPECT_EQ(cuda::MemoryPool::size_class(512), 512u);
+  EXPECT_EQ(cuda::MemoryPool::size_class(513), 640u);
+  EXPECT_EQ(cuda::MemoryPool::size_class(1024), 1024u);
+  EXPECT_EQ(cuda::MemoryPool::size_class(1025), 1280u);
+  for (std::size_t bytes = 1; bytes < (std::size_t{1} << 30); bytes = bytes * 3 + 7) {
+    const std::size_t c = cuda::MemoryPool::size_class(bytes);
+    EXPECT_GE(c, bytes);
+    EXPECT_LE(c, std::max<std::size_t>(512, bytes + bytes / 4 + 1)) << bytes;
+  }
+}
+
+// A fake device with room for `capacity` bytes, to test the pool's books without a GPU.
+struct FakeDevice {
+  std::size_t capacity, used = 0;
+  std::uint64_t next = 0x1000;
+  std::map<std::uint64_t, std::size_t> live;
+  int allocations = 0;
+  cuda::MemoryPool pool{[this](std::size_t bytes) -> std::uint64_t {
+                          if (used + bytes > capacity) return 0;
+                          ++allocations;
+                          used += bytes;
+                          live[next] = bytes;
+                          return std::exchange(next, next + bytes);
+                        },
+                        [this](std::uint64_t block) {
+                          used -= live.at(block);
+                          live.erase(block);
+                        }};
+  explicit FakeDevice(std::size_t c) : capacity(c) {}
+};
+
+TEST(CudaMemoryPool, ReusesFreedBlocksOfTheSameClass) {
+  FakeDevice d(1 << 20);
+  const auto a = d.pool.allocate(1000);
+  d.pool.free(a, 1000);
+  EXPECT_EQ(d.pool.cached_bytes(), 1024u);
+  EXPECT_EQ(d.pool.allocate(1020), a) << "same size class, so the cached block";
+  EXPECT_EQ(d.pool.cached_bytes(), 0u);
+  EXPECT_NE(d.pool.allocate(1000), a);
+  EXPECT_EQ(d.allocations, 2);
+}
+
+TEST(CudaMemoryPool, OutOfMemoryTrimsCachedBlocksAndRetriesOnce) {
+  FakeDevice d(4096);
+  const auto a = d.pool.allocate(2048), b = d.pool.allocate(2048);
+  d.pool.free(a, 2048);
+  d.pool.free(b, 2048);
+  // A different class: the cached blocks are in the way until the pool releases them.
+  EXPECT_NE(d.pool.allocate(3000), 0u);
+  EXPECT_EQ(d.pool.cached_bytes(), 0u);
+  EXPECT_EQ(d.live.size(), 1u);
+  EXPECT_EQ(d.pool.allocate(3000), 0u) << "no room even after trimming";
+}
+
+TEST(CudaMemoryPool, DestructionReleasesCachedBlocks) {
+  std::size_t released = 0;
+  {
+    std::uint64_t next = 0x1000;
+    cuda::MemoryPool pool([&](std::size_t bytes) { return std::exchange(next, next + bytes); },
+                          [&](std::uint64_t) { ++released; });
+    pool.free(pool.allocate(100), 100);
+    pool.free(pool.allocate(5000), 5000);
+  }
+  EXPECT_EQ(released, 2u);
+}
+
+// ---- NVRTC, no GPU needed
+
+#define SKIP_WITHOUT_NVRTC() \
+  if (!cuda::nvrtc_library().available()) GTEST_SKIP() << cuda::nvrtc_library().unavailable_reason
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "cuda-backend-test-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+bool is_elf(const std::vector<std::byte>& image) {
+  return image.size() > 4 && std::memcmp(image.data(),
+                                         "\x7f"
+                                         "ELF",
+                                         4) == 0;
+}
+
+bool contains(const std::vector<std::byte>& image, std::string_view text) {
+  const auto* p = reinterpret_cast<const char*>(image.data());
+  return std::string_view(p, image.size()).find(text) != std::string_view::npos;
+}
+
+codegen::Target cuda_target() {
+  codegen::Target t;
+  t.dialect = codegen::Dialect::Cuda;
+  t.local_size = 256;
+  return t;
+}
+
+// a * b + sin(c) * s: the bandwidth kernel, with a broadcast and a strided input.
+ir::Kernel fused_kernel(DType t) {
+  KernelBuilder b;
+  const auto a = b.load(t, Layout::Contiguous), x = b.load(t, Layout::Strided);
+  const auto c = b.load(t, Layout::Broadcast), s = b.scalar(t);
+  const auto sin_c = b.unary(OpCode::Sin, c, t);
+  b.output(
+      b.binary(OpCode::Add, b.binary(OpCode::Mul, a, x, t), b.binary(OpCode::Mul, sin_c, s, t), t));
+  return b.build();
+}
+
+ir::Kernel reduction_kernel(DType t, ir::ReduceOp op, ir::ReduceOver over) {
+  KernelBuilder b;
+  const auto x = b.load(t, Layout::Contiguous);
+  b.output(b.binary(OpCode::Mul, x, x, t));
+  b.reduce(op, over);
+  return b.build();
+}
+
+TEST(CudaCompiler, ChoosesTheExactArchitectureNvrtcKnows) {
+  SKIP_WITHOUT_NVRTC();
+  const cuda::CompileTarget t = cuda::compile_target(90);
+  EXPECT_EQ(t.architecture, 90);
+  EXPECT_TRUE(t.cubin);
+  EXPECT_EQ(t.option(), "--gpu-architecture=sm_90");
+  EXPECT_NE(cuda::nvrtc_version().find("nvrtc "), std::string::npos);
+}
+
+TEST(CudaCompiler, FallsBackToPtxForAGpuNewerThanNvrtc) {
+  SKIP_WITHOUT_NVRTC();
+  const cuda::CompileTarget t = cuda::compile_target(990);
+  EXPECT_FALSE(t.cubin);
+  EXPECT_LT(t.architecture, 990);
+  EXPECT_EQ(t.option(), "--gpu-architecture=compute_" + std::to_string(t.architecture));
+  EXPECT_THROW(cuda::compile_target(10), CompileError);
+}
+
+TEST(CudaCompiler, GeneratedKernelsCompileToCubinsForSm90) {
+  SKIP_WITHOUT_NVRTC();
+  const cuda::CompileTarget sm90 = cuda::compile_target(90);
+  for (DType t : {DType::Float32, DType::Float64}) {
+    const auto image = cuda::compile(codegen::render(fused_kernel(t), cuda_target()), sm90);
+    EXPECT_TRUE(is_elf(image)) << name(t);
+    EXPECT_TRUE(contains(image, codegen::kMapEntry)) << name(t);
+  }
+  for (ir::ReduceOp op : {ir::ReduceOp::Sum, ir::ReduceOp::ArgMax}) {
+    const auto image = cuda::compile(
+        codegen::render(reduction_kernel(DType::Float32, op, ir::ReduceOver::LastAxis),
+                        cuda_target()),
+        sm90);
+    EXPECT_TRUE(is_elf(image));
+    for (std::string_view entry :
+         {codegen::kReducePartialEntry, codegen::kReduceFinalEntry, codegen::kReduceRowsEntry})
+      EXPECT_TRUE(contains(image, entry)) << entry;
+  }
+}
+
+TEST(CudaCompiler, PtxTargetGivesLoadableText) {
+  SKIP_WITHOUT_NVRTC();
+  const auto image = cuda::compile(codegen::render(fused_kernel(DType::Float32), cuda_target()),
+                                   cuda::compile_target(990));
+  ASSERT_FALSE(image.empty());
+  EXPECT_EQ(image.back(), std::byte{0}) << "cuModuleLoadData needs NUL-terminated PTX";
+  EXPECT_TRUE(contains(image, ".entry sy_map"));
+}
+
+TEST(CudaCompiler, BuildFailureIsCompileErrorWithTheLog) {
+  SKIP_WITHOUT_NVRTC();
+  const std::string source =
+      "extern \"C\" __global__ void broken(float* x) {\n  x[0] = undeclared_name;\n}\n";
+  try {
+    cuda::compile(source, cuda::compile_target(90));
+    FAIL() << "expected CompileError";
+  } catch (const CompileError& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("undeclared_name"), std::string::npos) << message;
+    EXPECT_NE(message.find("error"), std::string::npos) << message;
+    EXPECT_NE(message.find("sm_90"), std::string::npos) << message;
+    EXPECT_NE(message.find("   2  "), std::string::npos) << "numbered source: " << message;
+  }
+}
+
+TEST(CudaCompiler, ImagesComeFromTheKernelCacheTheSecondTime) {
+  SKIP_WITHOUT_NVRTC();
+  TempDir dir;
+  const ir::Kernel kernel = fused_kernel(DType::Float32);
+  const std::string source = codegen::render(kernel, cuda_target());
+  const cuda::CompileTarget sm90 = cuda::compile_target(90);
+  const cuda::BuildIdentity h100{"NVIDIA H100 sm_90", "CUDA 12.4"};
+  KernelCache cache(dir.path());
+  const auto built = cuda::cached_image(cache, kernel.hash(), source, sm90, h100);
+  KernelCache next_process(dir.path());
+  EXPECT_EQ(cuda::cached_image(next_process, kernel.hash(), source, sm90, h100), built);
+  EXPECT_EQ(next_process.stats().disk_hits, 1u);
+  EXPECT_EQ(next_process.stats().builds, 0u);
+  // Same IR, other generated source (a code generator change): a fresh build, not the old one.
+  cuda::cached_image(next_process, kernel.hash(), source + "\n// changed\n", sm90, h100);
+  EXPECT_EQ(next_process.stats().builds, 1u);
+  // Another driver: its own entry.
+  cuda::cached_image(next_process, kernel.hash(), source, sm90, {h100.device, "CUDA 12.5"});
+  EXPECT_EQ(next_process.stats().builds, 2u);
+}
+
+// ---- needs a GPU
+
+class CudaDevice : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    backend_ = cuda::make_backend();
+    if (!backend_->available())
+      GTEST_SKIP() << "no CUDA device: " << backend_->unavailable_reason();
+    device_ = backend_->devices().front();
+  }
+
+  template <class T>
+  DeviceMemory upload(const std::vector<T>& values) {
+    const DeviceMemory m = device_->allocate(values.size() * sizeof(T));
+    device_->copy_from_host(m, 0, values.data(), values.size() * sizeof(T));
+    return m;
+  }
+
+  template <class T>
+  std::vector<T> download(DeviceMemory m, std::size_t count) {
+    std::vector<T> values(count);
+    device_->synchronize();
+    device_->copy_to_host(values.data(), m, 0, count * sizeof(T));
+    return values;
+  }
+
+  std::unique_ptr<Backend> backend_;
+  Device* device_ = nullptr;
+};
+
+TEST_F(CudaDevice, DescribesItself) {
+  const DeviceInfo& info = device_->info();
+  EXPECT_EQ(info.backend, "cuda");
+  EXPECT_EQ(info.kind, DeviceKind::GPU);
+  EXPECT_FALSE(info.name.empty());
+  EXPECT_GT(info.compute_units, 0);
+  EXPECT_GT(info.global_memory_bytes, 0u);
+  ASSERT_TRUE(info.free_memory_bytes.has_value());
+  EXPECT_LE(*info.free_memory_bytes, info.global_memory_bytes);
+  EXPECT_TRUE(info.fp64);
+  EXPECT_FALSE(info.unified_memory);
+  std::cout << info.id() << ": " << info.name << ", " << info.driver_version << "\n";
+}
+
+TEST_F(CudaDevice, CopiesRoundTripAcrossStagingChunks) {
+  // 0, 1, one byte past a 4 MiB staging chunk, several chunks.
+  for (std::size_t bytes : {std::size_t{1}, std::size_t{4 << 20} + 1, std::size_t{9 << 20} + 3}) {
+    std::vector<std::uint8_t> data(bytes);
+    std::iota(data.begin(), data.end(), std::uint8_t{7});
+    const DeviceMemory m = upload(data);
+    EXPECT_EQ(download<std::uint8_t>(m, bytes), data) << bytes;
+    const DeviceMemory copy = device_->allocate(bytes);
+    device_->copy_within(copy, 0, m, 0, bytes);
+    EXPECT_EQ(download<std::uint8_t>(copy, bytes), data) << bytes;
+    device_->free(m);
+    device_->free(copy);
+  }
+}
+
+TEST_F(CudaDevice, FreedMemoryIsReused) {
+  const DeviceMemory a = device_->allocate(1 << 20);
+  device_->free(a);
+  const DeviceMemory b = device_->allocate(1 << 20);
+  EXPECT_EQ(a.handle, b.handle);
+  device_->free(b);
+}
+
+TEST_F(CudaDevice, AllocationBeyondFreeMemoryIsOutOfMemoryNamingDeviceAndSizes) {
+  // The whole device: never free, since the context itself holds memory.
+  const std::size_t bytes = device_->info().global_memory_bytes;
+  try {
+    device_->allocate(bytes);
+    FAIL() << "expected OutOfMemory";
+  } catch (const OutOfMemory& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("cuda:0"), std::string::npos) << message;
+    EXPECT_NE(message.find(std::to_string(bytes)), std::string::npos) << message;
+    EXPECT_NE(message.find("CUDA_ERROR_OUT_OF_MEMORY"), std::string::npos) << message;
+  }
+}
+
+TEST_F(CudaDevice, FusedKernelMatchesTheHost) {
+  const std::int64_t rows = 1000, cols = 1003, n = rows * cols;
+  std::vector<float> a(n), x(n * 2), c = {0.7f}, out(n);
+  std::mt19937 rng(1);
+  std::uniform_real_distribution<float> u(-2, 2);
+  for (auto& v : a) v = u(rng);
+  for (auto& v : x) v = u(rng);
+  const DeviceMemory da = upload(a), dx = upload(x), dc = upload(c);
+  const DeviceMemory dout = device_->allocate(n * sizeof(float));
+  const ir::Kernel kernel = fused_kernel(DType::Float32);
+  auto exe = device_->prepare(kernel);
+  const Shape shape{rows, cols};
+  // x is read with a column stride of 2: a strided view.
+  const Operand inputs[] = {{da, DType::Float32, 0, contiguous_strides(shape)},
+                            {dx, DType::Float32, 1, Strides{cols * 2, 2}},
+                            {dc, DType::Float32, 0, Strides{0, 0}}};
+  const ScalarValue scalars[] = {{DType::Float64, 2.5, 0}};
+  const Operand outputs[] = {{dout, DType::Float32, 0, contiguous_strides(shape)}};
+  device_->launch(*exe, LaunchArgs{shape, inputs, scalars, outputs});
+  const auto got = download<float>(dout, n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const float want = a[i] * x[1 + 2 * i] + std::sin(0.7f) * 2.5f;
+    ASSERT_NEAR(got[i], want, 1e-5f * (1 + std::abs(want))) << i;
+  }
+}
+
+TEST_F(CudaDevice, ReductionsMatchTheHost) {
+  const std::int64_t rows = 37, cols = 100003;
+  std::vector<double> x(rows * cols);
+  std::mt19937 rng(2);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto& v : x) v = u(rng);
+  const DeviceMemory dx = upload(x);
+  const Shape shape{rows, cols};
+  const Operand inputs[] = {{dx, DType::Float64, 0, contiguous_strides(shape)}};
+
+  // Sum of squares over all elements (two passes), then ArgMax along rows.
+  auto sum =
+      device_->prepare(reduction_kernel(DType::Float64, ir::ReduceOp::Sum, ir::ReduceOver::All));
+  const DeviceMemory dsum = device_->allocate(sizeof(double));
+  const Operand sum_out[] = {{dsum, DType::Float64, 0, {}}};
+  device_->launch(*sum, LaunchArgs{shape, inputs, {}, sum_out});
+  double want = 0;
+  for (double v : x) want += v * v;
+  EXPECT_NEAR(download<double>(dsum, 1)[0], want, 1e-9 * want);
+
+  auto argmax = device_->prepare(
+      reduction_kernel(DType::Float64, ir::ReduceOp::ArgMax, ir::ReduceOver::LastAxis));
+  const DeviceMemory didx = device_->allocate(rows * sizeof(std::int64_t));
+  const Operand idx_out[] = {{didx, DType::Int64, 0, {}}};
+  device_->launch(*argmax, LaunchArgs{shape, inputs, {}, idx_out});
+  const auto got = download<std::int64_t>(didx, rows);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t best = 0;
+    for (std::int64_t j = 1; j < cols; ++j)
+      if (x[r * cols + j] * x[r * cols + j] > x[r * cols + best] * x[r * cols + best]) best = j;
+    EXPECT_EQ(got[r], best) << "row " << r;
+  }
+}
+
+template <class T>
+void expect_gemm_and_gemv(Device& device, DType dtype, double tolerance) {
+  const std::int64_t m = 67, n = 45, k = 33;
+  std::vector<T> a(m * k), b(k * n), x(k);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (auto& v : a) v = static_cast<T>(u(rng));
+  for (auto& v : b) v = static_cast<T>(u(rng));
+  for (auto& v : x) v = static_cast<T>(u(rng));
+  auto put = [&](const std::vector<T>& h) {
+    const DeviceMemory d = device.allocate(h.size() * sizeof(T));
+    device.copy_from_host(d, 0, h.data(), h.size() * sizeof(T));
+    return d;
+  };
+  const DeviceMemory da = put(a), db = put(b), dx = put(x);
+  const DeviceMemory dc = device.allocate(m * n * sizeof(T)), dy = device.allocate(m * sizeof(T));
+
+  LibraryArgs g;
+  g.m = m, g.n = n, g.k = k, g.lda = k, g.ldb = n, g.ldc = n;
+  g.a = {da, dtype, 0, {}}, g.b = {db, dtype, 0, {}}, g.c = {dc, dtype, 0, {}};
+  device.launch(*device.prepare(LibraryOp{LibraryOp::Kind::Gemm, dtype}), g);
+  LibraryArgs v;
+  v.m = m, v.n = k, v.lda = k;
+  v.a = {da, dtype, 0, {}}, v.b = {dx, dtype, 0, {}}, v.c = {dy, dtype, 0, {}};
+  device.launch(*device.prepare(LibraryOp{LibraryOp::Kind::Gemv, dtype}), v);
+
+  std::vector<T> c(m * n), y(m);
+  device.synchronize();
+  device.copy_to_host(c.data(), dc, 0, c.size() * sizeof(T));
+  device.copy_to_host(y.data(), dy, 0, y.size() * sizeof(T));
+  for (std::int64_t i = 0; i < m; ++i) {
+    double yi = 0;
+    for (std::int64_t p = 0; p < k; ++p) yi += double(a[i * k + p]) * x[p];
+    EXPECT_NEAR(y[i], yi, tolerance) << "gemv row " << i;
+    for (std::int64_t j = 0; j < n; ++j) {
+      double cij = 0;
+      for (std::int64_t p = 0; p < k; ++p) cij += double(a[i * k + p]) * b[p * n + j];
+      ASSERT_NEAR(c[i * n + j], cij, tolerance) << "gemm (" << i << ", " << j << ")";
+    }
+  }
+}
+
+TEST_F(CudaDevice, GemmAndGemvAreRowMajor) {
+  expect_gemm_and_gemv<float>(*device_, DType::Float32, 1e-4);
+  expect_gemm_and_gemv<double>(*device_, DType::Float64, 1e-12);
+}
+
+TEST_F(CudaDevice, LibraryOpOnIntegersIsDTypeError) {
+  EXPECT_THROW(device_->prepare(LibraryOp{LibraryOp::Kind::Gemm, DType::Int32}), DTypeError);
+}
+
+}  // namespace
+}  // namespace switchyard
