@@ -66,6 +66,12 @@ class BackendUnavailable : public Error {
   using Error::Error;
 };
 
+// Every candidate device failed a piece of work; the message lists each attempt and its cause.
+class AllDevicesFailed : public Error {
+ public:
+  using Error::Error;
+};
+
 // A DLPack tensor Switchyard cannot take (device, dtype, lanes) or a capsule used twice.
 class DLPackError : public Error {
  public:

@@ -1,0 +1,26 @@
+// Predicted time of a workload on a candidate: compile (0 when cached) + transfers of inputs not
+// resident there + transfer of the result the caller needs on the host + launch latency +
+// max(bytes / bandwidth, work / throughput).
+#pragma once
+
+#include "scheduler/device_model.hpp"
+#include "scheduler/workload.hpp"
+
+namespace switchyard::scheduler {
+
+struct CostBreakdown {
+  double compile_s = 0;
+  double transfer_s = 0;
+  double launch_s = 0;
+  double compute_s = 0;
+  double total_s() const { return compile_s + transfer_s + launch_s + compute_s; }
+};
+
+// `device_index` is the candidate's index in the device list (for residency); `compiled` says
+// whether the kernel is ready there.
+CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index, bool compiled);
+
+// Whether the candidate can hold the working set: free memory minus the reserve fraction.
+bool fits(const Workload& w, const DeviceModel& m, double reserve_fraction);
+
+}  // namespace switchyard::scheduler

@@ -1,0 +1,89 @@
+// The scheduler: ranks every candidate for a workload by predicted time (calibrated model,
+// corrected by measured history), excludes those without memory for it, keeps a choice unless
+// another is better by a margin (hysteresis), and caches decisions so the hot path costs well
+// under a microsecond. Deterministic for a given set of models and history.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "scheduler/cost_model.hpp"
+#include "scheduler/device_model.hpp"
+#include "scheduler/history.hpp"
+#include "scheduler/workload.hpp"
+
+namespace switchyard::scheduler {
+
+// Why a candidate was chosen (or not): the raw material of explain.
+enum class Reason : std::uint8_t {
+  OnlyCandidate,        // one candidate could take it
+  LowestPredicted,      // model prediction, no history yet
+  LowestMeasured,       // measured history decided
+  KeptByHysteresis,     // another is predicted slightly faster, not by the margin
+  CompileInBackground,  // best device not compiled yet: runs where ready meanwhile
+  InsufficientMemory,   // (per candidate) working set does not fit
+  Forced,               // SWITCHYARD_BACKEND or a DeviceScope
+};
+
+std::string_view describe(Reason r);
+
+struct CandidateEstimate {
+  int candidate = 0;  // index into the scheduler's models
+  CostBreakdown predicted;
+  std::optional<double> measured_s;  // history estimate, when there is one
+  double expected_s = 0;             // what ranking uses (blend of measured and predicted)
+  bool fits = true;
+  bool compiled = true;
+};
+
+struct Decision {
+  std::vector<CandidateEstimate> ranking;  // fitting candidates best first, then non-fitting
+  int chosen = 0;                          // candidate index
+  Reason reason = Reason::LowestPredicted;
+};
+
+struct SchedulerOptions {
+  double memory_reserve = 0.3;  // SWITCHYARD_MEMORY_RESERVE
+  double hysteresis = 0.15;     // a challenger must be predicted this much faster to take over
+  int history_trust_samples = 3;  // samples at which measurement fully replaces the model
+};
+
+class Scheduler {
+ public:
+  Scheduler(std::vector<DeviceModel> models, SchedulerOptions options = {});
+
+  const std::vector<DeviceModel>& models() const { return models_; }
+  History& history() { return history_; }
+  const History& history() const { return history_; }
+
+  // Full ranking with breakdowns (explain, and the slow path of choose).
+  // `compiled[i]` says whether the kernel is ready on candidate i (empty: all ready).
+  Decision decide(const Workload& w, const std::vector<bool>& compiled = {}) const;
+
+  // Hot path: the cached choice for (signature, size bucket, residency, result-to-host), falling
+  // back to decide() on a miss or when history has moved since it was cached.
+  int choose(const Workload& w);
+
+  void record(const Workload& w, int candidate, double seconds);
+
+  // The size (elements) nearest to w.elements at which the chosen candidate changes, searching
+  // a factor of 10^4 each way with the model; nullopt when the choice never flips there.
+  std::optional<std::int64_t> break_even(const Workload& w) const;
+
+ private:
+  std::vector<DeviceModel> models_;
+  SchedulerOptions options_;
+  History history_;
+  struct CachedChoice {
+    int candidate;
+    std::uint64_t generation;
+  };
+  mutable std::shared_mutex cache_mutex_;  // guards decisions_
+  std::unordered_map<std::uint64_t, CachedChoice> decisions_;
+};
+
+}  // namespace switchyard::scheduler

@@ -1,0 +1,48 @@
+// What the scheduler knows about one piece of work: the features that decide where it runs.
+// Computed from any Kernel IR (one operation or a fused chain, the scheduler cannot tell and
+// need not) or from a library op, plus where its inputs currently have valid copies.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "expr/kernel_ir.hpp"
+
+namespace switchyard::scheduler {
+
+enum class WorkKind : std::uint8_t { Elementwise, Reduction, Gemm, Gemv };
+
+// Where one input's valid copies are: the host, and devices by their index in the registry's
+// device list (bit i = Registry::devices()[i]).
+struct InputPlacement {
+  std::uint64_t bytes = 0;
+  bool on_host = false;
+  std::uint32_t device_mask = 0;
+};
+
+struct Workload {
+  std::uint64_t signature = 0;  // kernel hash, or a hash of the library op and its dtype
+  WorkKind kind = WorkKind::Elementwise;
+  std::int64_t elements = 0;     // iteration space (gemm: m·n, gemv: m)
+  std::uint64_t bytes_read = 0;  // every input, once
+  std::uint64_t bytes_written = 0;
+  double arithmetic_per_element = 0;     // cheap operations per element
+  double transcendental_per_element = 0; // exp, log, sin, ... per element
+  double flops = 0;                      // library ops: 2·m·n·k (gemm), 2·m·n (gemv)
+  int ir_operations = 0;                 // instructions, for predicted compile time
+  std::vector<InputPlacement> inputs;
+  bool result_to_host = false;           // the caller reads the result on the host next
+
+  std::uint64_t working_set_bytes() const { return bytes_read + bytes_written; }
+};
+
+Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t bytes_read,
+                  std::uint64_t bytes_written);
+Workload describe(const LibraryOp& op, const LibraryArgs& args);
+
+// Size bucket for history and decision caching: a quarter power of two of the elements, so
+// neighbouring sizes share measurements and a bucket spans at most 19% of size.
+int size_bucket(std::int64_t elements);
+
+}  // namespace switchyard::scheduler
