@@ -11,13 +11,37 @@ def medians(path):
     for b in data["benchmarks"]:
         if b.get("aggregate_name") != "median":
             continue
-        name, _, arg = b["run_name"].partition("/")
-        arg = int(arg.split("/")[0]) if arg and arg.split("/")[0].isdigit() else 0
-        rows[name][arg] = b
+        parts = [p for p in b["run_name"].split("/") if p != "real_time"]
+        name = "/".join(p for p in parts if not p.isdigit())
+        numbers = [int(p) for p in parts if p.isdigit()]
+        rows[name][numbers[0] if numbers else 0] = b
     return data["context"], rows
 
 
+def devices(path):
+    _, rows = medians(path)
+    print(f"{'benchmark':<28} {'n floats':>10} {'median':>12} {'GB/s':>8}")
+    for name in sorted(rows):
+        for n, b in sorted(rows[name].items()):
+            gbs = b.get("bytes_per_second", 0) / 1e9
+            print(f"{name[3:]:<28} {n if n else '-':>10} {b['real_time']:>9.1f} {b['time_unit']:<2} "
+                  f"{gbs:>8.1f}" if gbs else
+                  f"{name[3:]:<28} {n if n else '-':>10} {b['real_time']:>9.1f} {b['time_unit']:<2}")
+
+
+def cache(cold_text, warm_text):
+    import statistics
+    cold = statistics.median(float(x) for x in cold_text.split())
+    warm = statistics.median(float(x) for x in warm_text.split())
+    print(f"cold build {cold * 1e3:.1f} ms, warm load {warm * 1e3:.1f} ms (medians): "
+          f"warm is {cold / warm:.0f}x faster")
+
+
 def main():
+    if sys.argv[1] == "--devices":
+        return devices(sys.argv[2])
+    if sys.argv[1] == "--cache":
+        return cache(sys.argv[2], sys.argv[3])
     context, rows = medians(sys.argv[1])
     print(f"host: {context.get('num_cpus')} CPUs, {context.get('mhz_per_cpu')} MHz; medians of "
           f"{context.get('repetitions', 5) or 5} repetitions")

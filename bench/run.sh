@@ -7,3 +7,20 @@ out=$(mktemp -d)
 "$build/bench/elementwise_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_format=json --benchmark_out="$out/elementwise.json" --benchmark_out_format=json >/dev/null
 python3 "$(dirname "$0")/report.py" "$out/elementwise.json"
+
+echo
+echo "Devices: launch + wait of a trivial kernel, copies (medians of 5)"
+"$build/bench/device_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_format=json --benchmark_out="$out/device.json" --benchmark_out_format=json >/dev/null
+python3 "$(dirname "$0")/report.py" --devices "$out/device.json"
+
+echo
+echo "Kernel cache on opencl:0: one kernel prepared in a new process (5 runs each)"
+cold=(); warm=()
+for i in 1 2 3 4 5; do
+  dir=$(mktemp -d)
+  cold+=("$("$build/bench/device_bench" --cache-probe "$dir")")
+  warm+=("$("$build/bench/device_bench" --cache-probe "$dir")")
+  rm -rf "$dir"
+done
+python3 "$(dirname "$0")/report.py" --cache "${cold[*]}" "${warm[*]}"
