@@ -72,6 +72,12 @@ class AllDevicesFailed : public Error {
   using Error::Error;
 };
 
+// Text that does not parse (an expression, a setting); names the position and what was expected.
+class ParseError : public Error {
+ public:
+  using Error::Error;
+};
+
 // A DLPack tensor Switchyard cannot take (device, dtype, lanes) or a capsule used twice.
 class DLPackError : public Error {
  public:

@@ -23,8 +23,9 @@ std::vector<BackendReport> backends();
 std::vector<DeviceInfo> devices();
 
 // Pins the work this thread submits to one device ("cpu:0", "opencl:0") while the scope lives,
-// overriding placement. Throws BackendUnavailable naming the usable devices when there is no such
-// device. Scopes nest.
+// overriding the scheduler; on the CPU, "cpu:0/inline" runs on the calling thread only and
+// "cpu:0/parallel" on every core. Throws BackendUnavailable naming the valid ids when there is
+// no such device. Scopes nest.
 class DeviceScope {
  public:
   explicit DeviceScope(std::string_view device_id);
@@ -33,7 +34,8 @@ class DeviceScope {
   DeviceScope& operator=(const DeviceScope&) = delete;
 
  private:
-  void* previous_;
+  void* previous_device_;
+  unsigned char previous_parallelism_;
 };
 
 // Waits until all submitted work on every device has finished.

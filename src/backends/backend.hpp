@@ -38,15 +38,20 @@ struct Operand {
 
 struct ScalarValue {
   DType dtype = DType::Float64;
-  double f = 0;       // for float dtypes
+  double f = 0;        // for float dtypes
   std::int64_t i = 0;  // for int and bool dtypes
 };
+
+// How a host-addressable device (the CPU) may spread a launch over threads. The scheduler
+// treats "inline on the caller's thread" and "parallel on every core" as two candidates.
+enum class Parallelism : std::uint8_t { Auto, Inline, Parallel };
 
 struct LaunchArgs {
   Shape shape;  // iteration space; for LastAxis reductions the reduced axis is last
   std::span<const Operand> inputs;
   std::span<const ScalarValue> scalars;
   std::span<const Operand> outputs;
+  Parallelism parallelism = Parallelism::Auto;  // ignored by devices that are not the host
 };
 
 // Library operations that are not elementwise chains.
@@ -62,7 +67,7 @@ struct LibraryOp {
 // contiguous. Operand offsets are in elements. k == 0 gives C = 0.
 struct LibraryArgs {
   std::int64_t m = 0, n = 0, k = 0;
-  Operand a, b, c;                    // gemv: b = x, c = y
+  Operand a, b, c;  // gemv: b = x, c = y
   std::int64_t lda = 0, ldb = 0, ldc = 0;
 };
 
@@ -95,6 +100,10 @@ class Device {
 
   std::shared_ptr<Executable> prepare(const ir::Kernel& kernel) { return do_prepare(kernel); }
   std::shared_ptr<Executable> prepare(const LibraryOp& op) { return do_prepare_library(op); }
+
+  // Returns memory the backend keeps pooled for reuse to the driver (before an out-of-memory
+  // retry). Backends without a pool have nothing to do.
+  virtual void release_cached_memory() {}
 
   // Launches may be asynchronous; synchronize() waits for all work on the device.
   void launch(Executable& exe, const LaunchArgs& args) { do_launch(exe, args); }

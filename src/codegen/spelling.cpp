@@ -143,6 +143,19 @@ std::string Spelling::convert(std::string_view x, DType from, DType to) const {
 std::string Spelling::math(std::string_view name, DType t, std::string_view a,
                            std::string_view b) const {
   std::string f(name);
+  // PoCL's double8 and double16 pow and fmod (its AVX-512 kernel library, PoCL 3.1) are wrong
+  // for negative operands: pow(-2, 4) gives 0.0625, fmod(-4, -1.54) gives -0.149. Its double4
+  // forms are right, so wider double vectors are computed four lanes at a time.
+  if (t == DType::Float64 && width_ > 4 && (name == "pow" || name == "fmod")) {
+    static constexpr const char* kQuarter[] = {".s0123", ".s4567", ".s89ab", ".scdef"};
+    std::string s = "((" + type(t) + ")(";
+    for (int q = 0; q < width_ / 4; ++q) {
+      if (q) s += ", ";
+      s += f;
+      s += "(" + paren(a) + kQuarter[q] + ", " + paren(b) + kQuarter[q] + ")";
+    }
+    return s + "))";
+  }
   const bool overloaded = name == "isnan" || name == "isinf";
   if (dialect_ == Dialect::Cuda && t == DType::Float32 && !overloaded) f += "f";
   f += "(" + std::string(a);

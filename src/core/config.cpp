@@ -16,7 +16,9 @@ std::span<const EnvVariable> environment_variables() {
       {"SWITCHYARD_MEMORY_RESERVE", "fraction of device memory kept free", "0.3"},
       {"SWITCHYARD_LOG", "log level: error|warn|info|debug", "warn"},
       {"SWITCHYARD_TRACE", "write a Chrome trace (Perfetto) to this file", ""},
-      {"SWITCHYARD_FAULT", "inject faults for tests, e.g. opencl:launch", ""},
+      {"SWITCHYARD_FAULT", "inject faults: backend[:index]:compile|launch|oom|lost[:probability]",
+       ""},
+      {"SWITCHYARD_FALLBACK", "move failed work to the next device: on|off", "on"},
   };
   return kVariables;
 }

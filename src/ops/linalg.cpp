@@ -42,24 +42,22 @@ Array matmul(const Array& a_in, const Array& b_in) {
   const std::int64_t m = a.shape()[0], k = a.shape()[1], kb = b.shape()[0];
   if (k != kb)
     throw ShapeError("matmul of shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
-                     ": expected the inner extents to match, given " + std::to_string(k) +
-                     " and " + std::to_string(kb));
+                     ": expected the inner extents to match, given " + std::to_string(k) + " and " +
+                     std::to_string(kb));
 
-  const runtime::LaunchInput placed[2] = {{a, ir::Layout::Strided}, {b, ir::Layout::Strided}};
-  Device& device = runtime::place(placed);
   const MatrixOperand A = as_blas_matrix(a);
   LibraryArgs args;
   if (b.ndim() == 1) {
     const Array x = b.is_contiguous() ? b : b.copy();
     args.m = m, args.n = k, args.lda = A.leading;
-    return runtime::run_library(device, {LibraryOp::Kind::Gemv, t, A.transposed}, args, A.array, x,
+    return runtime::run_library({LibraryOp::Kind::Gemv, t, A.transposed}, args, A.array, x,
                                 Shape{m});
   }
   const MatrixOperand B = as_blas_matrix(b);
   const std::int64_t n = b.shape()[1];
   args.m = m, args.n = n, args.k = k, args.lda = A.leading, args.ldb = B.leading, args.ldc = n;
-  return runtime::run_library(device, {LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args,
-                              A.array, B.array, Shape{m, n});
+  return runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args, A.array,
+                              B.array, Shape{m, n});
 }
 
 }  // namespace switchyard

@@ -29,8 +29,10 @@ std::shared_ptr<Buffer> Buffer::allocate_on(Device& device, std::size_t bytes) {
 
 Buffer::~Buffer() {
   for (auto& c : device_copies_) c.device->free(c.memory);
-  if (release_) release_();
-  else host_memory::release(host_, bytes_);
+  if (release_)
+    release_();
+  else
+    host_memory::release(host_, bytes_);
 }
 
 bool Buffer::valid_on_host() const {
@@ -44,6 +46,20 @@ bool Buffer::valid_on(const Device& device) const {
   for (const auto& c : device_copies_)
     if (c.device == &device) return c.valid;
   return false;
+}
+
+scheduler::InputPlacement Buffer::placement(std::span<Device* const> devices) const {
+  std::lock_guard lock(mutex_);
+  scheduler::InputPlacement p{bytes_, host_valid_, 0};
+  for (std::size_t i = 0; i < devices.size() && i < 32; ++i) {
+    if (devices[i]->info().host_addressable) {
+      if (host_valid_) p.device_mask |= 1u << i;
+      continue;
+    }
+    for (const auto& c : device_copies_)
+      if (c.device == devices[i] && c.valid) p.device_mask |= 1u << i;
+  }
+  return p;
 }
 
 std::vector<std::string> Buffer::valid_locations() const {

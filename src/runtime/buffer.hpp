@@ -10,10 +10,12 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "scheduler/workload.hpp"
 
 namespace switchyard {
 
@@ -36,6 +38,9 @@ class Buffer {
 
   bool valid_on_host() const;
   bool valid_on(const Device& device) const;
+  // Where valid copies are, as the scheduler sees it (bit i of device_mask = devices[i]); one
+  // lock for all of it, since this runs for every input of every kernel.
+  scheduler::InputPlacement placement(std::span<Device* const> devices) const;
   // "host", "opencl:0", ...: where valid copies are now (for explain and tests).
   std::vector<std::string> valid_locations() const;
 
@@ -57,7 +62,7 @@ class Buffer {
     bool valid;
   };
   explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
-  void ensure_host_allocated();  // mutex_ held
+  void ensure_host_allocated();         // mutex_ held
   DeviceCopy& copy_on(Device& device);  // mutex_ held; allocates if absent
 
   std::size_t bytes_;

@@ -1,37 +1,28 @@
 #include "runtime/executor.hpp"
 
+#include <chrono>
 #include <cstring>
-#include <mutex>
-#include <unordered_map>
+#include <optional>
 
 #include "backends/registry.hpp"
+#include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
+#include "runtime/executable_cache.hpp"
+#include "runtime/explain_recorder.hpp"
+#include "runtime/fault_injection.hpp"
+#include "runtime/host_memory.hpp"
+#include "runtime/metrics.hpp"
+#include "runtime/trace.hpp"
+#include "scheduler/cost_model.hpp"
+#include "switchyard/fallback.hpp"
 
 namespace switchyard::runtime {
 namespace {
 
-struct ExecutableKey {
-  std::uint64_t hash;
-  const Device* device;
-  bool operator==(const ExecutableKey&) const = default;
-};
+thread_local Candidate pinned;
 
-struct ExecutableKeyHash {
-  std::size_t operator()(const ExecutableKey& k) const {
-    return k.hash ^ (reinterpret_cast<std::uintptr_t>(k.device) * 0x9e3779b97f4a7c15ull);
-  }
-};
-
-struct ExecutableCache {
-  std::mutex mutex;  // guards entries
-  std::unordered_map<ExecutableKey, std::shared_ptr<Executable>, ExecutableKeyHash> entries;
-};
-
-thread_local Device* pinned = nullptr;
-
-ExecutableCache& executable_cache() {
-  static ExecutableCache cache;
-  return cache;
+double seconds_between(TraceClock::time_point a, TraceClock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
 }
 
 ir::Layout classify(const Shape& shape, const Strides& strides) {
@@ -47,8 +38,180 @@ ir::Layout classify(const Shape& shape, const Strides& strides) {
   return contiguous ? ir::Layout::Contiguous : ir::Layout::Strided;
 }
 
-Operand operand_on(Device& device, const Array& a) {
-  return {a.buffer()->read_on(device), a.dtype(), a.offset(), a.strides()};
+// What one attempt on one candidate measured.
+struct StageTimes {
+  double compile_s = 0, transfer_s = 0, execute_s = 0;
+  std::uint64_t bytes_moved = 0;
+  bool cache_hit = true;
+};
+
+// Allocates the output on `device`; on out-of-memory frees pooled memory and retries once.
+std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
+  auto allocate = [&] {
+    maybe_inject(device.info(), FaultStage::Allocate, bytes);
+    return Buffer::allocate_on(device, bytes);
+  };
+  try {
+    return allocate();
+  } catch (const OutOfMemory&) {
+    device.release_cached_memory();
+    host_memory::trim();
+    return allocate();
+  }
+}
+
+// The operand for `a` on `device`, copying it there first when needed (timed and traced).
+Operand operand_on(Device& device, const Array& a, StageTimes& t) {
+  Buffer& b = *a.buffer();
+  if (b.valid_on(device)) return {b.read_on(device), a.dtype(), a.offset(), a.strides()};
+  maybe_inject(device.info(), FaultStage::Allocate, b.bytes());
+  const auto start = TraceClock::now();
+  const DeviceMemory memory = b.read_on(device);
+  const auto end = TraceClock::now();
+  t.transfer_s += seconds_between(start, end);
+  t.bytes_moved += b.bytes();
+  if (tracing())
+    trace_complete(device.info(), TraceStage::Transfer, "to " + device.info().id(), start, end);
+  return {memory, a.dtype(), a.offset(), a.strides()};
+}
+
+// Launches through `launch`, waiting for the device so that the time is the execution's and an
+// asynchronous launch error surfaces here, where fallback can catch it.
+template <class Launch>
+void timed_launch(Device& device, std::string_view label, StageTimes& t, const Launch& launch) {
+  maybe_inject(device.info(), FaultStage::Launch);
+  const auto start = TraceClock::now();
+  launch();
+  if (!device.info().host_addressable) device.synchronize();
+  const auto end = TraceClock::now();
+  t.execute_s = seconds_between(start, end);
+  if (tracing()) trace_complete(device.info(), TraceStage::Execute, label, start, end);
+}
+
+// The order in which candidates are tried: the scheduler's choice first; the rest of its ranking
+// only once that fails (so the hot path ranks nothing).
+class Plan {
+ public:
+  Plan(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label) : w_(w) {
+    if (pinned.device) {
+      first_ = pinned;
+      return;
+    }
+    Placement& placement = Placement::instance();
+    scheduler_ = placement.scheduler();
+    if (!scheduler_) {
+      rest_ = placement.priority_order();
+      first_ = rest_.front();
+      rest_.erase(rest_.begin());
+      return;
+    }
+    const auto& models = scheduler_->models();
+    compiled_.resize(models.size());
+    bool all_compiled = true;
+    for (std::size_t i = 0; i < models.size(); ++i) {
+      compiled_[i] = ready(*placement.candidate(static_cast<int>(i)).device, w.signature);
+      all_compiled = all_compiled && compiled_[i];
+    }
+    first_ = placement.candidate(scheduler_->choose(w, compiled_));
+    reason_ = scheduler_->cached_reason(w, compiled_).value_or(scheduler::Reason::LowestPredicted);
+    if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
+      const auto decision = scheduler_->decide(w, compiled_);
+      background_ = placement.candidate(decision.ranking.front().candidate).device;
+      compile_in_background(*background_, *kernel, label);
+    }
+  }
+
+  const Candidate& first() const { return first_; }
+  // The next candidate after `tried` failed, or nullopt when none is left.
+  std::optional<Candidate> next(const std::vector<Device*>& failed_devices) {
+    if (!ranked_ && scheduler_) {
+      ranked_ = true;
+      for (const auto& e : scheduler_->decide(w_, compiled_).ranking)
+        rest_.push_back(Placement::instance().candidate(e.candidate));
+    }
+    while (!rest_.empty()) {
+      const Candidate c = rest_.front();
+      rest_.erase(rest_.begin());
+      const bool failed =
+          std::find(failed_devices.begin(), failed_devices.end(), c.device) != failed_devices.end();
+      if (!failed && !device_health().disabled(c.device->info().id())) return c;
+    }
+    return std::nullopt;
+  }
+  bool more_possible() const { return !pinned.device && (scheduler_ || !rest_.empty()); }
+  scheduler::Scheduler* scheduler() const { return scheduler_; }
+  scheduler::Reason reason() const { return reason_; }
+  const std::vector<bool>& compiled() const { return compiled_; }
+  Device* compiling_in_background() const { return background_; }
+
+ private:
+  const scheduler::Workload& w_;
+  scheduler::Scheduler* scheduler_ = nullptr;
+  std::vector<bool> compiled_;
+  Candidate first_;
+  std::vector<Candidate> rest_;
+  bool ranked_ = false;
+  scheduler::Reason reason_ = scheduler::Reason::Forced;
+  Device* background_ = nullptr;
+};
+
+// Runs `attempt` on the plan's candidates until one succeeds; records metrics, history, traces
+// and explain reports; throws AllDevicesFailed listing every attempt when all fail.
+template <class Attempt_>
+Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label,
+              const Attempt_& attempt) {
+  const auto start = TraceClock::now();
+  Plan plan(w, kernel, label);
+  ExplainRecorder* explain = ExplainRecorder::active();
+  if (explain)
+    explain->begin(w, label, plan.scheduler(), plan.compiled(), plan.first(), plan.reason(),
+                   plan.compiling_in_background());
+  std::vector<runtime::Attempt> attempts;
+  std::vector<Device*> failed_devices;
+  std::optional<Candidate> candidate = plan.first();
+  while (candidate) {
+    Device& device = *candidate->device;
+    std::string_view stage = "allocate";
+    StageTimes t;
+    try {
+      Array out = attempt(*candidate, stage, t);
+      const double total_s = seconds_between(start, TraceClock::now());
+      device_health().record_success(device.info().id());
+      double predicted_s = 0;
+      if (plan.scheduler() && candidate->model >= 0) {
+        const auto& model = plan.scheduler()->models()[candidate->model];
+        predicted_s =
+            scheduler::predict(w, model, model.id.device, plan.compiled()[candidate->model])
+                .total_s();
+        plan.scheduler()->record(w, candidate->model, t.execute_s);
+      }
+      record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
+                        t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
+                        static_cast<int>(attempts.size()), scheduler::describe(plan.reason())});
+      if (explain) explain->finish(*candidate, total_s, static_cast<int>(attempts.size()));
+      return out;
+    } catch (const Error& e) {
+      const bool device_failure = dynamic_cast<const CompileError*>(&e) ||
+                                  dynamic_cast<const OutOfMemory*>(&e) ||
+                                  dynamic_cast<const DeviceError*>(&e);
+      if (!device_failure || !fallback_enabled() || !plan.more_possible()) throw;
+      attempts.push_back(make_attempt(device.info().id(), stage, e));
+      device_health().record_failure(device.info().id(), e);
+      record_failed_attempt(device.info().id());
+      if (tracing()) trace_instant(device.info(), "fallback: " + attempts.back().message);
+      failed_devices.push_back(&device);
+      candidate = plan.next(failed_devices);
+      log_fallback(attempts.back(), label, candidate ? candidate->device->info().id() : "");
+    }
+  }
+  throw_all_failed(attempts, label);
+}
+
+std::uint64_t bytes_read(std::span<const LaunchInput> inputs) {
+  std::uint64_t bytes = 0;
+  for (const auto& in : inputs)
+    bytes += in.layout == ir::Layout::Broadcast ? in.array.itemsize() : in.array.nbytes();
+  return bytes;
 }
 
 // Writes the reduction's identity (sum 0, prod 1) into an output whose reduced span is empty.
@@ -72,83 +235,103 @@ LaunchInput launch_input(const Array& a, const Shape& shape) {
   return {std::move(view), layout};
 }
 
-Device* pinned_device() { return pinned; }
-void pin_device(Device* device) { pinned = device; }
-
-Device& place(std::span<const LaunchInput> inputs) {
-  if (pinned) return *pinned;
-  const Registry& registry = Registry::instance();
-  const auto devices = registry.devices();
-  if (registry.forced()) return *devices.front();
-  // Work follows data that lives only on a device; host data runs on the host.
-  for (const auto& in : inputs) {
-    if (in.array.buffer()->valid_on_host()) continue;
-    for (Device* d : devices)
-      if (in.array.buffer()->valid_on(*d)) return *d;
-  }
-  for (Device* d : devices)
-    if (d->info().host_addressable) return *d;
-  return *devices.front();
+const Candidate& pinned_candidate() {
+  return pinned;
+}
+void pin_candidate(const Candidate& candidate) {
+  pinned = candidate;
 }
 
-std::shared_ptr<Executable> executable(Device& device, const ir::Kernel& kernel) {
-  const ExecutableKey key{kernel.hash(), &device};
-  ExecutableCache& cache = executable_cache();
-  {
-    std::lock_guard lock(cache.mutex);
-    auto it = cache.entries.find(key);
-    if (it != cache.entries.end()) return it->second;
+std::string kernel_label(const ir::Kernel& kernel) {
+  std::string label;
+  for (const auto& i : kernel.body) {
+    if (i.op == ir::OpCode::Load || i.op == ir::OpCode::Scalar) continue;
+    if (!label.empty()) label += ',';
+    label += ir::name(i.op);
   }
-  // Prepared outside the lock: compiles can take long and other kernels must not wait.
-  auto exe = device.prepare(kernel);
-  std::lock_guard lock(cache.mutex);
-  return cache.entries.emplace(key, std::move(exe)).first->second;
+  if (kernel.has_reduction)
+    label += (label.empty() ? "" : ",") + std::string(ir::name(kernel.reduction.op));
+  if (label.empty()) label = "copy";
+  return label + " " + std::string(name(kernel.outputs[0].dtype));
 }
 
 Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
           std::span<const LaunchInput> inputs, std::span<const ScalarValue> scalars) {
-  Device& device = place(inputs);
   const DType out_dtype = kernel.has_reduction
                               ? ir::reduce_result(kernel.reduction.op, kernel.outputs[0].dtype)
                               : kernel.outputs[0].dtype;
-  const std::int64_t out_count = element_count(out_shape);
-  const std::size_t out_bytes = static_cast<std::size_t>(out_count) * size_of(out_dtype);
-
-  if (element_count(shape) == 0) {
-    Array out(Buffer::allocate_host(out_bytes), out_dtype, out_shape,
-              contiguous_strides(out_shape), 0);
+  const std::size_t out_bytes =
+      static_cast<std::size_t>(element_count(out_shape)) * size_of(out_dtype);
+  const std::int64_t elements = element_count(shape);
+  if (elements == 0) {
+    Array out(Buffer::allocate_host(out_bytes), out_dtype, out_shape, contiguous_strides(out_shape),
+              0);
     if (kernel.has_reduction) fill_identity(out, kernel.reduction.op);
     return out;
   }
-
-  Array out(Buffer::allocate_on(device, out_bytes), out_dtype, out_shape,
-            contiguous_strides(out_shape), 0);
-  Operand operands[16];
-  if (inputs.size() > std::size(operands))
+  constexpr std::size_t kMaxInputs = 16;
+  if (inputs.size() > kMaxInputs)
     throw ValueError("a kernel reads " + std::to_string(inputs.size()) +
                      " inputs: expected at most 16");
-  for (std::size_t i = 0; i < inputs.size(); ++i) operands[i] = operand_on(device, inputs[i].array);
-  const Operand result{out.buffer()->write_on(device), out_dtype, 0, out.strides()};
 
-  auto exe = executable(device, kernel);
-  device.launch(*exe, LaunchArgs{shape, std::span(operands, inputs.size()), scalars,
-                                 std::span(&result, 1)});
-  out.buffer()->mark_written(device);
-  return out;
+  scheduler::Workload w = scheduler::describe(kernel, elements, bytes_read(inputs), out_bytes);
+  const Buffer* buffers[kMaxInputs];
+  for (std::size_t i = 0; i < inputs.size(); ++i) buffers[i] = inputs[i].array.buffer().get();
+  add_residency(w, std::span(buffers, inputs.size()));
+  const std::string label = kernel_label(kernel);
+
+  return execute(
+      w, &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+        Device& device = *c.device;
+        Array out(allocate_output(device, out_bytes), out_dtype, out_shape,
+                  contiguous_strides(out_shape), 0);
+        stage = "transfer";
+        Operand operands[kMaxInputs];
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+          operands[i] = operand_on(device, inputs[i].array, t);
+        const Operand result{out.buffer()->write_on(device), out_dtype, 0, out.strides()};
+        stage = "compile";
+        const Prepared prepared = prepare(device, kernel, label);
+        t.compile_s = prepared.compile_s;
+        t.cache_hit = prepared.cache_hit;
+        stage = "launch";
+        const LaunchArgs args{shape, std::span(operands, inputs.size()), scalars,
+                              std::span(&result, 1), c.parallelism};
+        timed_launch(device, label, t, [&] { device.launch(*prepared.executable, args); });
+        out.buffer()->mark_written(device);
+        return out;
+      });
 }
 
-Array run_library(Device& device, const LibraryOp& op, LibraryArgs args, const Array& a,
-                  const Array& b, const Shape& out_shape) {
-  const std::size_t out_bytes = static_cast<std::size_t>(element_count(out_shape)) * size_of(op.dtype);
-  Array out(Buffer::allocate_on(device, out_bytes), op.dtype, out_shape,
-            contiguous_strides(out_shape), 0);
-  args.a = operand_on(device, a);
-  args.b = operand_on(device, b);
-  args.c = {out.buffer()->write_on(device), op.dtype, 0, out.strides()};
-  auto exe = device.prepare(op);
-  device.launch(*exe, args);
-  out.buffer()->mark_written(device);
-  return out;
+Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
+                  const Shape& out_shape) {
+  const std::size_t out_bytes =
+      static_cast<std::size_t>(element_count(out_shape)) * size_of(op.dtype);
+  scheduler::Workload w = scheduler::describe(op, args);
+  const Buffer* buffers[2] = {a.buffer().get(), b.buffer().get()};
+  add_residency(w, buffers);
+  const std::string label = op.kind == LibraryOp::Kind::Gemm
+                                ? "gemm " + std::string(name(op.dtype))
+                                : "gemv " + std::string(name(op.dtype));
+  return execute(
+      w, nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+        Device& device = *c.device;
+        Array out(allocate_output(device, out_bytes), op.dtype, out_shape,
+                  contiguous_strides(out_shape), 0);
+        stage = "transfer";
+        LibraryArgs placed = args;
+        placed.a = operand_on(device, a, t);
+        placed.b = operand_on(device, b, t);
+        placed.c = {out.buffer()->write_on(device), op.dtype, 0, out.strides()};
+        stage = "compile";
+        const Prepared prepared = prepare(device, op, label);
+        t.compile_s = prepared.compile_s;
+        t.cache_hit = prepared.cache_hit;
+        stage = "launch";
+        timed_launch(device, label, t, [&] { device.launch(*prepared.executable, placed); });
+        out.buffer()->mark_written(device);
+        return out;
+      });
 }
 
 Array copy_contiguous(const Array& a, DType dtype) {

@@ -1,12 +1,15 @@
-// The executor: places a kernel on a device, moves the inputs there, prepares the kernel
-// (memory cache of executables, keyed by IR hash and device), launches, and returns outputs that
-// stay on that device until read.
+// The executor: asks the scheduler where a kernel runs, moves the inputs there, prepares the
+// kernel (executable cache), launches, and on a device failure moves the work to the next-ranked
+// candidate. Every execution is timed into the metrics, the trace and the scheduler's history.
+// Outputs stay on the device that made them until read.
 #pragma once
 
 #include <span>
+#include <string>
 
 #include "backends/backend.hpp"
 #include "expr/kernel_ir.hpp"
+#include "runtime/placement.hpp"
 #include "switchyard/array.hpp"
 
 namespace switchyard::runtime {
@@ -22,26 +25,23 @@ struct LaunchInput {
 // when an array does not broadcast to `shape`.
 LaunchInput launch_input(const Array& a, const Shape& shape);
 
-// The device this thread's work is pinned to by a DeviceScope, or nullptr.
-Device* pinned_device();
-void pin_device(Device* device);
-
-// The device for work on these inputs (the scheduler refines this choice later).
-Device& place(std::span<const LaunchInput> inputs);
+// The candidate this thread's work is pinned to by a DeviceScope (device null when none).
+const Candidate& pinned_candidate();
+void pin_candidate(const Candidate& candidate);
 
 // Runs a one-output kernel over `shape`; the output has `out_shape` (shape itself for
 // elementwise kernels, shape without its last axis for LastAxis reductions, () for All).
 Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
           std::span<const LaunchInput> inputs, std::span<const ScalarValue> scalars = {});
 
-// Runs a library op; the output array is allocated on `device` with `out_shape`.
-Array run_library(Device& device, const LibraryOp& op, LibraryArgs args, const Array& a,
-                  const Array& b, const Shape& out_shape);
+// Runs gemm/gemv with operands a and b; the output is C or y with `out_shape`.
+Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
+                  const Shape& out_shape);
 
-// A contiguous copy of `a` converted to `dtype`, made on the device where `a` lives.
+// A contiguous copy of `a` converted to `dtype`.
 Array copy_contiguous(const Array& a, DType dtype);
 
-// The prepared executable for (kernel, device), from the in-memory cache or freshly prepared.
-std::shared_ptr<Executable> executable(Device& device, const ir::Kernel& kernel);
+// "mul,sin,add float32", "sum int64": what a kernel computes, for metrics, traces and explain.
+std::string kernel_label(const ir::Kernel& kernel);
 
 }  // namespace switchyard::runtime

@@ -23,20 +23,32 @@ std::vector<DeviceInfo> devices() {
   return infos;
 }
 
-DeviceScope::DeviceScope(std::string_view device_id) : previous_(runtime::pinned_device()) {
+DeviceScope::DeviceScope(std::string_view id) {
+  const runtime::Candidate& previous = runtime::pinned_candidate();
+  previous_device_ = previous.device;
+  previous_parallelism_ = static_cast<unsigned char>(previous.parallelism);
   std::string valid;
   for (Device* d : Registry::instance().devices()) {
-    if (d->info().id() == device_id) {
-      runtime::pin_device(d);
+    const std::string device_id = d->info().id();
+    std::vector<std::pair<std::string, Parallelism>> names = {{device_id, Parallelism::Auto}};
+    if (d->info().host_addressable) {
+      names.emplace_back(device_id + "/inline", Parallelism::Inline);
+      names.emplace_back(device_id + "/parallel", Parallelism::Parallel);
+    }
+    for (const auto& [name, parallelism] : names) {
+      valid += (valid.empty() ? "" : ", ") + name;
+      if (name != id) continue;
+      runtime::pin_candidate({d, parallelism, -1});
       return;
     }
-    valid += (valid.empty() ? "" : ", ") + d->info().id();
   }
-  throw BackendUnavailable("no usable device '" + std::string(device_id) + "': expected one of " +
-                           valid);
+  throw BackendUnavailable("no usable device '" + std::string(id) + "': expected one of " + valid);
 }
 
-DeviceScope::~DeviceScope() { runtime::pin_device(static_cast<Device*>(previous_)); }
+DeviceScope::~DeviceScope() {
+  runtime::pin_candidate({static_cast<Device*>(previous_device_),
+                          static_cast<Parallelism>(previous_parallelism_), -1});
+}
 
 void synchronize() {
   for (Device* d : Registry::instance().devices()) d->synchronize();

@@ -3,6 +3,8 @@
 // max(bytes / bandwidth, work / throughput).
 #pragma once
 
+#include <span>
+
 #include "scheduler/device_model.hpp"
 #include "scheduler/workload.hpp"
 
@@ -17,10 +19,14 @@ struct CostBreakdown {
 };
 
 // `device_index` is the candidate's index in the device list (for residency); `compiled` says
-// whether the kernel is ready there.
-CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index, bool compiled);
+// whether the kernel is ready there. `sources[j]` is the model of device j, whose
+// device-to-host figures price data that must first come back from it; where absent (or null)
+// the candidate's own figures stand in.
+CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index, bool compiled,
+                      std::span<const DeviceModel* const> sources = {});
 
-// Whether the candidate can hold the working set: free memory minus the reserve fraction.
+// Whether the candidate can hold the working set: what is not resident there yet (inputs to copy
+// in, the result) must fit in free memory minus the reserve fraction.
 bool fits(const Workload& w, const DeviceModel& m, double reserve_fraction);
 
 }  // namespace switchyard::scheduler

@@ -10,23 +10,25 @@ namespace switchyard::scheduler {
 // A way to run work: a device, and for the CPU whether on the caller's thread (inline: no
 // dispatch cost) or on every core (parallel).
 struct CandidateId {
-  int device = 0;       // index in Registry::devices()
+  int device = 0;  // index in Registry::devices()
   bool inline_cpu = false;
   bool operator==(const CandidateId&) const = default;
 };
 
 struct DeviceModel {
   std::string name;  // "cpu:0/inline", "cpu:0/parallel", "opencl:0", "cuda:0"
+  CandidateId id;    // id.device is the residency bit (InputPlacement::device_mask) it reads
   bool host_addressable = false;  // reads host memory directly: no transfers
   double launch_s = 0;            // launch + wait of an empty kernel
   double h2d_latency_s = 0, h2d_bytes_per_s = 1;
   double d2h_latency_s = 0, d2h_bytes_per_s = 1;
-  double memory_bytes_per_s = 1;        // streaming kernel bandwidth
-  double arithmetic_per_s = 1;          // cheap elementwise operations per second
-  double transcendental_per_s = 1;      // sin/exp/... per second
-  double flops_per_s = 1;               // BLAS gemm
+  double memory_bytes_per_s = 1;                    // streaming kernel bandwidth
+  double arithmetic_per_s = 1;                      // cheap elementwise operations per second
+  double transcendental_per_s = 1;                  // sin/exp/... per second
+  double flops_per_s = 1;                           // BLAS gemm
   double compile_base_s = 0, compile_per_op_s = 0;  // 0 where nothing is compiled
-  std::uint64_t free_memory_bytes = 0;  // 0: unknown (never excludes)
+  // Free now, so buffers already resident there are excluded; 0: unknown (never excludes).
+  std::uint64_t free_memory_bytes = 0;
 };
 
 }  // namespace switchyard::scheduler

@@ -4,6 +4,7 @@
 // decay (a bounded window, newest kept). Persisted with the profile.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -27,21 +28,37 @@ class History {
  public:
   static constexpr int kWindow = 16;  // samples kept per key (older ones decay out)
 
+  History() = default;
+  History(const History& other);
+  // Bumps the generation past both histories', so decisions cached against this one are redone.
+  History& operator=(const History& other);
+
+  // Ignores what cannot be a duration (negative, NaN, infinite).
   void record(const HistoryKey& key, double seconds);
   // Robust estimate (median after MAD outlier rejection), or nullopt without samples.
   std::optional<double> estimate(const HistoryKey& key) const;
   int samples(const HistoryKey& key) const;
-  // Bumped whenever an estimate moves by more than 10%: decision caches compare it.
-  std::uint64_t generation() const;
+  // Bumped whenever a key's sample count grows (until its window is full) or its estimate moves
+  // by more than 10% from the value it had at the last bump: decision caches compare it.
+  // Lock-free: read on the scheduler's hot path.
+  std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
 
+  // An array of {"signature": "<16 hex digits>", "bucket", "candidate", "samples": [s, ...]}.
   nlohmann::json to_json() const;
   // Throws nlohmann::json::exception on malformed input (the profile loader catches it).
   static History from_json(const nlohmann::json& j);
 
  private:
-  mutable std::mutex mutex_;  // guards samples_ and generation_
-  std::map<HistoryKey, std::vector<double>> samples_;
-  std::uint64_t generation_ = 0;
+  struct Series {
+    std::vector<double> samples_s;  // oldest first, at most kWindow
+    double estimate_s = 0;          // robust estimate of samples_s
+    double published_s = 0;         // estimate at the last generation bump for this key
+  };
+  static void add_sample(Series& series, double seconds);  // caller holds the lock
+
+  mutable std::mutex mutex_;  // guards series_
+  std::map<HistoryKey, Series> series_;
+  std::atomic<std::uint64_t> generation_ = 0;
 };
 
 }  // namespace switchyard::scheduler

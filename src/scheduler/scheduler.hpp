@@ -47,16 +47,20 @@ struct Decision {
 };
 
 struct SchedulerOptions {
-  double memory_reserve = 0.3;  // SWITCHYARD_MEMORY_RESERVE
-  double hysteresis = 0.15;     // a challenger must be predicted this much faster to take over
+  double memory_reserve = 0.3;    // SWITCHYARD_MEMORY_RESERVE
+  double hysteresis = 0.15;       // a challenger must be predicted this much faster to take over
   int history_trust_samples = 3;  // samples at which measurement fully replaces the model
+                                  // (at most History::kWindow)
 };
 
 class Scheduler {
  public:
+  // Throws ValueError without models, when two share a name (history is keyed by name) or for
+  // options out of range.
   Scheduler(std::vector<DeviceModel> models, SchedulerOptions options = {});
 
   const std::vector<DeviceModel>& models() const { return models_; }
+  const SchedulerOptions& options() const { return options_; }
   History& history() { return history_; }
   const History& history() const { return history_; }
 
@@ -64,24 +68,41 @@ class Scheduler {
   // `compiled[i]` says whether the kernel is ready on candidate i (empty: all ready).
   Decision decide(const Workload& w, const std::vector<bool>& compiled = {}) const;
 
-  // Hot path: the cached choice for (signature, size bucket, residency, result-to-host), falling
-  // back to decide() on a miss or when history has moved since it was cached.
-  int choose(const Workload& w);
+  // Hot path: the cached choice for (signature, size bucket, residency, result-to-host, which
+  // candidates are compiled), falling back to decide() on a miss or when history has moved since
+  // it was cached; a previous choice is then kept unless beaten by the hysteresis margin.
+  int choose(const Workload& w, const std::vector<bool>& compiled = {});
+  // Why choose() last picked what it did for this key (KeptByHysteresis shows only here, since
+  // decide() has no memory); nullopt before the first choose().
+  std::optional<Reason> cached_reason(const Workload& w,
+                                      const std::vector<bool>& compiled = {}) const;
 
+  // `seconds`: the measured execute time (launch + compute) of w on `candidate`. Compile and
+  // transfer times are left out: they depend on the kernel cache and on where the inputs were,
+  // which history is not keyed by, so the model keeps predicting them.
   void record(const Workload& w, int candidate, double seconds);
 
   // The size (elements) nearest to w.elements at which the chosen candidate changes, searching
-  // a factor of 10^4 each way with the model; nullopt when the choice never flips there.
+  // a factor of 10^4 each way (bytes and flops scaled with the elements, every candidate
+  // compiled); nullopt when the choice never flips there.
   std::optional<std::int64_t> break_even(const Workload& w) const;
 
  private:
-  std::vector<DeviceModel> models_;
-  SchedulerOptions options_;
-  History history_;
   struct CachedChoice {
     int candidate;
-    std::uint64_t generation;
+    Reason reason;
+    std::uint64_t generation;  // History::generation() when decided
   };
+  static constexpr std::size_t kMaxCachedDecisions = 4096;  // bounds memory for endless shapes
+
+  std::uint64_t cache_key(const Workload& w, const std::vector<bool>& compiled) const;
+  Decision redecide(const Workload& w, const std::vector<bool>& compiled,
+                    std::optional<int> previous) const;
+
+  std::vector<DeviceModel> models_;
+  std::vector<const DeviceModel*> device_models_;  // by device index: d2h figures of sources
+  SchedulerOptions options_;
+  History history_;
   mutable std::shared_mutex cache_mutex_;  // guards decisions_
   std::unordered_map<std::uint64_t, CachedChoice> decisions_;
 };

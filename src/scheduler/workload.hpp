@@ -27,12 +27,12 @@ struct Workload {
   std::int64_t elements = 0;     // iteration space (gemm: m·n, gemv: m)
   std::uint64_t bytes_read = 0;  // every input, once
   std::uint64_t bytes_written = 0;
-  double arithmetic_per_element = 0;     // cheap operations per element
-  double transcendental_per_element = 0; // exp, log, sin, ... per element
-  double flops = 0;                      // library ops: 2·m·n·k (gemm), 2·m·n (gemv)
-  int ir_operations = 0;                 // instructions, for predicted compile time
+  double arithmetic_per_element = 0;      // cheap operations per element
+  double transcendental_per_element = 0;  // exp, log, sin, ... per element
+  double flops = 0;                       // library ops: 2·m·n·k (gemm), 2·m·n (gemv)
+  int ir_operations = 0;                  // instructions, for predicted compile time
   std::vector<InputPlacement> inputs;
-  bool result_to_host = false;           // the caller reads the result on the host next
+  bool result_to_host = false;  // the caller reads the result on the host next
 
   std::uint64_t working_set_bytes() const { return bytes_read + bytes_written; }
 };

@@ -5,5 +5,6 @@ namespace switchyard::cli {
 
 int info(bool json);
 int demo();
+int calibrate(bool quick);
 
 }  // namespace switchyard::cli

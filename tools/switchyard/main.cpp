@@ -1,8 +1,8 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "switchyard/error.hpp"
 #include "commands.hpp"
+#include "switchyard/error.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"switchyard: runs numerical work on every device this machine has"};
@@ -13,9 +13,17 @@ int main(int argc, char** argv) {
   info->add_flag("--json", json, "print JSON for scripts");
   app.add_subcommand("demo", "Runs a small computation on every usable device and times it");
 
+  bool quick = false;
+  auto* calibrate = app.add_subcommand(
+      "calibrate",
+      "Measures each device's launch, transfer, bandwidth, throughput and compile costs and saves "
+      "the profile");
+  calibrate->add_flag("--quick", quick, "the short calibration a first auto decision runs");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (info->parsed()) return switchyard::cli::info(json);
+    if (calibrate->parsed()) return switchyard::cli::calibrate(quick);
     return switchyard::cli::demo();
   } catch (const switchyard::Error& e) {
     std::fprintf(stderr, "switchyard: %s\n", e.what());

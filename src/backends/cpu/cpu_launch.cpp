@@ -23,8 +23,10 @@ constexpr std::int64_t kBlocksPerTask = 8;
 // whether the launch ran inline.
 constexpr std::int64_t kChunkElements = 16 * kBlockElements;
 
-// True when n elements of the program weigh less than the threshold (see cpu_backend.hpp).
-bool runs_inline(const Program& p, std::int64_t n) {
+// True when the launch asks for the caller's thread, or (Auto) when n elements of the program
+// weigh less than the threshold (see cpu_backend.hpp).
+bool runs_inline(const Program& p, const LaunchArgs& args, std::int64_t n) {
+  if (args.parallelism != Parallelism::Auto) return args.parallelism == Parallelism::Inline;
   const std::int64_t threshold = g_parallel_threshold.load(std::memory_order_relaxed);
   const std::int64_t cost = p.element_cost();
   return n < threshold / cost + (threshold % cost != 0);  // n * cost < threshold, no overflow
@@ -39,7 +41,7 @@ void run_elementwise_range(const Program& p, const LaunchArgs& args, std::int64_
 }
 
 void run_elementwise(const Program& p, const LaunchArgs& args, std::int64_t n) {
-  if (runs_inline(p, n)) return run_elementwise_range(p, args, 0, n);
+  if (runs_inline(p, args, n)) return run_elementwise_range(p, args, 0, n);
   const std::int64_t blocks = (n + kBlockElements - 1) / kBlockElements;
   tbb::parallel_for(tbb::blocked_range<std::int64_t>(0, blocks, kBlocksPerTask), [&](auto r) {
     run_elementwise_range(p, args, r.begin() * kBlockElements,
@@ -79,7 +81,7 @@ void reduce_long_rows(const Program& p, const LaunchArgs& args, const Rows& r) {
     p.begin_task(args, w, std::min(end - begin, kBlockElements));
     return fold_part(p, args, w, begin, end, first);
   };
-  if (runs_inline(p, r.rows * r.length)) {
+  if (runs_inline(p, args, r.rows * r.length)) {
     for (std::int64_t row = 0; row < r.rows; ++row) {
       Partial acc;
       for (std::int64_t c = 0; c < chunks; ++c)
@@ -127,7 +129,7 @@ void reduce_short_rows(const Program& p, const LaunchArgs& args, const Rows& r) 
   auto reduce_groups = [&](std::int64_t g0, std::int64_t g1) {
     reduce_group(g0 * rows_per_group, std::min(r.rows, g1 * rows_per_group));
   };
-  if (runs_inline(p, r.rows * r.length)) return reduce_groups(0, groups);
+  if (runs_inline(p, args, r.rows * r.length)) return reduce_groups(0, groups);
   tbb::parallel_for(std::int64_t{0}, groups, [&](std::int64_t g) { reduce_groups(g, g + 1); });
 }
 

@@ -31,6 +31,8 @@ class Device final : public switchyard::Device {
   // Created on first use: cuBLAS reserves workspace memory on the device.
   cublasHandle_t blas();
 
+  void release_cached_memory() override { pool_.trim(); }
+
  private:
   DeviceMemory do_allocate(std::size_t bytes) override;
   void do_free(DeviceMemory memory) override;

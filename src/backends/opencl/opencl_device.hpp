@@ -43,6 +43,8 @@ class Device final : public switchyard::Device {
   DeviceMemory scratch(std::size_t bytes) { return pool_.allocate(bytes); }
   void release_scratch(DeviceMemory m) { pool_.free(m); }
 
+  void release_cached_memory() override { pool_.trim(); }
+
  private:
   DeviceMemory do_allocate(std::size_t bytes) override;
   void do_free(DeviceMemory memory) override;

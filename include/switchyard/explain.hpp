@@ -1,0 +1,47 @@
+// Explain: why each kernel of some work ran where it did. For every kernel the work launches:
+// each candidate with its predicted compile / transfer / launch / compute times (and measured
+// history), the choice and its reason, what actually happened, and advice.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace switchyard {
+
+struct CandidateReport {
+  std::string name;  // "cpu:0/inline", "opencl:0", ...
+  double compile_s = 0, transfer_s = 0, launch_s = 0, compute_s = 0;
+  double predicted_s = 0;            // their sum
+  std::optional<double> measured_s;  // from history, when this size has run there before
+  double expected_s = 0;             // what the ranking used
+  bool fits = true;                  // enough free memory for the working set
+  bool compiled = true;              // the kernel is ready there
+};
+
+struct KernelReport {
+  std::string kernel;  // "mul,sin,add float32"
+  std::int64_t elements = 0;
+  std::vector<CandidateReport> candidates;  // best first (non-fitting last)
+  std::string chosen;
+  std::string reason;
+  std::string compiling_in_background;  // device compiling the kernel meanwhile, or empty
+  std::string ran_on;                   // after fallbacks, where it actually ran
+  double actual_s = 0;
+  int fallbacks = 0;
+  std::optional<std::int64_t> break_even_elements;  // nearest size where the choice changes
+  std::string break_even_choice;                    // what it changes to
+};
+
+struct Explanation {
+  std::vector<KernelReport> kernels;
+  std::vector<std::string> advice;
+  std::string to_string() const;  // the text `switchyard explain` prints
+};
+
+// Runs `work` and explains every kernel it launched on this thread.
+Explanation explain(const std::function<void()>& work);
+
+}  // namespace switchyard

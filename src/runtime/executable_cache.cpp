@@ -1,0 +1,124 @@
+#include "runtime/executable_cache.hpp"
+
+#include <xxhash.h>
+
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "runtime/fault_injection.hpp"
+#include "runtime/trace.hpp"
+
+namespace switchyard::runtime {
+namespace {
+
+struct Key {
+  std::uint64_t hash;
+  const Device* device;
+  bool operator==(const Key&) const = default;
+};
+
+struct KeyHash {
+  std::size_t operator()(const Key& k) const {
+    return k.hash ^ (reinterpret_cast<std::uintptr_t>(k.device) * 0x9e3779b97f4a7c15ull);
+  }
+};
+
+using Entry = std::shared_future<std::shared_ptr<Executable>>;
+
+struct Cache {
+  std::mutex mutex;  // guards entries
+  std::unordered_map<Key, Entry, KeyHash> entries;
+};
+
+Cache& cache() {
+  static Cache* c = new Cache;  // never destroyed: background compiles may outlive main()
+  return *c;
+}
+
+double seconds_since(TraceClock::time_point start) {
+  return std::chrono::duration<double>(TraceClock::now() - start).count();
+}
+
+// Compiles under a trace span, with injected compile faults, returning what prepare() gave.
+template <class Work>
+std::shared_ptr<Executable> compile(Device& device, std::string_view label, const Work& work) {
+  TraceSpan span(device.info(), TraceStage::Compile, label);
+  maybe_inject(device.info(), FaultStage::Compile);
+  return device.prepare(work);
+}
+
+template <class Work>
+Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
+                        std::string_view label) {
+  const Key key{hash, &device};
+  Cache& c = cache();
+  Entry entry;
+  {
+    std::lock_guard lock(c.mutex);
+    auto it = c.entries.find(key);
+    if (it != c.entries.end()) entry = it->second;
+  }
+  const auto start = TraceClock::now();
+  if (entry.valid()) {
+    const bool was_ready = entry.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+    try {
+      return {entry.get(), was_ready, was_ready ? 0 : seconds_since(start)};
+    } catch (...) {
+      // A failed background compile: forget it so the next call compiles again, and report.
+      std::lock_guard lock(c.mutex);
+      c.entries.erase(key);
+      throw;
+    }
+  }
+  auto exe = compile(device, label, work);
+  const double compile_s = seconds_since(start);
+  std::promise<std::shared_ptr<Executable>> done;
+  done.set_value(exe);
+  std::lock_guard lock(c.mutex);
+  c.entries.emplace(key, done.get_future().share());
+  return {std::move(exe), false, compile_s};
+}
+
+}  // namespace
+
+Prepared prepare(Device& device, const ir::Kernel& kernel, std::string_view label) {
+  return prepare_cached(device, kernel.hash(), kernel, label);
+}
+
+Prepared prepare(Device& device, const LibraryOp& op, std::string_view label) {
+  return prepare_cached(device, library_hash(op), op, label);
+}
+
+bool ready(const Device& device, std::uint64_t kernel_hash) {
+  if (device.info().host_addressable) return true;
+  Cache& c = cache();
+  std::lock_guard lock(c.mutex);
+  auto it = c.entries.find({kernel_hash, &device});
+  return it != c.entries.end() &&
+         it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label) {
+  const Key key{kernel.hash(), &device};
+  auto task = std::make_shared<std::packaged_task<std::shared_ptr<Executable>()>>(
+      [&device, kernel, name = std::string(label)] { return compile(device, name, kernel); });
+  {
+    Cache& c = cache();
+    std::lock_guard lock(c.mutex);
+    if (!c.entries.emplace(key, task->get_future().share()).second) return;
+  }
+  std::thread([task] { (*task)(); }).detach();
+}
+
+std::uint64_t library_hash(const LibraryOp& op) {
+  const std::uint8_t bytes[] = {0x4c, static_cast<std::uint8_t>(op.kind),
+                                static_cast<std::uint8_t>(op.dtype), op.transpose_a,
+                                op.transpose_b};
+  return XXH64(bytes, sizeof bytes, 0x5357594400000001ull);
+}
+
+}  // namespace switchyard::runtime

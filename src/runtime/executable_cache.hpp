@@ -1,0 +1,36 @@
+// Executables in memory, per (kernel or library op, device): the first level of the kernel cache
+// (each backend's prepare() consults the disk cache behind it). An entry is a shared future, so a
+// kernel compiled in the background is found, waited for or reported ready like any other.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "backends/backend.hpp"
+#include "expr/kernel_ir.hpp"
+
+namespace switchyard::runtime {
+
+struct Prepared {
+  std::shared_ptr<Executable> executable;
+  bool cache_hit = false;  // ready in memory: nothing was compiled for this call
+  double compile_s = 0;    // time this call spent compiling or waiting for a compile
+};
+
+// The executable, compiled now when absent (timed, traced, and open to injected compile faults).
+// A compile error propagates and leaves no entry, so a later call tries again.
+Prepared prepare(Device& device, const ir::Kernel& kernel, std::string_view label);
+Prepared prepare(Device& device, const LibraryOp& op, std::string_view label);
+
+// Whether the kernel is compiled and in memory for the device (devices that compile nothing,
+// like the CPU, are always ready once asked).
+bool ready(const Device& device, std::uint64_t kernel_hash);
+
+// Starts compiling on another thread unless an entry exists; returns at once.
+void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label);
+
+// A stable hash of a library op, disjoint from kernel hashes in practice.
+std::uint64_t library_hash(const LibraryOp& op);
+
+}  // namespace switchyard::runtime

@@ -1,0 +1,155 @@
+#include <cstdio>
+#include <string>
+
+#include "runtime/explain_recorder.hpp"
+
+namespace switchyard {
+namespace runtime {
+namespace {
+
+thread_local ExplainRecorder* current = nullptr;
+
+std::string ms(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, s < 1e-3 ? "%.1f us" : "%.3f ms", s < 1e-3 ? s * 1e6 : s * 1e3);
+  return text;
+}
+
+}  // namespace
+
+std::string candidate_name(const Candidate& c) {
+  const std::string id = c.device->info().id();
+  switch (c.parallelism) {
+    case Parallelism::Inline:
+      return id + "/inline";
+    case Parallelism::Parallel:
+      return id + "/parallel";
+    case Parallelism::Auto:
+      break;
+  }
+  return id;
+}
+
+ExplainRecorder::ExplainRecorder(Explanation& out) : out_(out), previous_(current) {
+  current = this;
+}
+ExplainRecorder::~ExplainRecorder() {
+  current = previous_;
+}
+ExplainRecorder* ExplainRecorder::active() {
+  return current;
+}
+
+void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label,
+                            const scheduler::Scheduler* scheduler,
+                            const std::vector<bool>& compiled, const Candidate& chosen,
+                            scheduler::Reason reason, const Device* background) {
+  KernelReport r;
+  r.kernel = label;
+  r.elements = w.elements;
+  r.chosen = candidate_name(chosen);
+  r.reason = scheduler ? std::string(scheduler::describe(reason))
+                       : "pinned by a DeviceScope or no calibrated model";
+  if (background) r.compiling_in_background = background->info().id();
+  if (scheduler) {
+    const auto decision = scheduler->decide(w, compiled);
+    for (const auto& e : decision.ranking) {
+      const auto& m = scheduler->models()[e.candidate];
+      r.candidates.push_back({m.name, e.predicted.compile_s, e.predicted.transfer_s,
+                              e.predicted.launch_s, e.predicted.compute_s, e.predicted.total_s(),
+                              e.measured_s, e.expected_s, e.fits, e.compiled});
+    }
+    if (auto flip = scheduler->break_even(w)) {
+      r.break_even_elements = *flip;
+      scheduler::Workload at = w;
+      const double scale = static_cast<double>(*flip) / static_cast<double>(w.elements);
+      at.elements = *flip;
+      at.bytes_read = static_cast<std::uint64_t>(w.bytes_read * scale);
+      at.bytes_written = static_cast<std::uint64_t>(w.bytes_written * scale);
+      at.flops = w.flops * scale;
+      for (auto& in : at.inputs) in.bytes = static_cast<std::uint64_t>(in.bytes * scale);
+      r.break_even_choice = scheduler->models()[scheduler->decide(at).chosen].name;
+    }
+  }
+  out_.kernels.push_back(std::move(r));
+}
+
+void ExplainRecorder::finish(const Candidate& ran, double seconds, int fallbacks) {
+  KernelReport& r = out_.kernels.back();
+  r.ran_on = candidate_name(ran);
+  r.actual_s = seconds;
+  r.fallbacks = fallbacks;
+}
+
+// Advice from the reports: what would make this work faster.
+std::vector<std::string> advise(const std::vector<KernelReport>& kernels) {
+  std::vector<std::string> advice;
+  int elementwise = 0;
+  for (const auto& k : kernels) {
+    elementwise +=
+        k.kernel.find("gemm") == std::string::npos && k.kernel.find("gemv") == std::string::npos;
+    if (k.candidates.empty()) continue;
+    const CandidateReport& c = k.candidates.front();
+    if (c.transfer_s > c.compute_s + c.launch_s)
+      advice.push_back(k.kernel + ": moving data costs more than computing on " + c.name +
+                       " — keep data on one device across operations");
+    if (c.launch_s > 0.5 * c.predicted_s)
+      advice.push_back(k.kernel + ": launch latency is most of its time on " + c.name +
+                       " — batch small work into larger arrays");
+    if (!k.compiling_in_background.empty())
+      advice.push_back(k.kernel + ": ran on " + k.ran_on + " while it compiled for " +
+                       k.compiling_in_background + " in the background");
+    if (k.break_even_elements)
+      advice.push_back(k.kernel + ": the choice changes to " + k.break_even_choice + " at about " +
+                       std::to_string(*k.break_even_elements) + " elements (break-even)");
+    if (k.fallbacks)
+      advice.push_back(k.kernel + ": " + std::to_string(k.fallbacks) + " device(s) failed first");
+  }
+  if (elementwise > 1)
+    advice.push_back(
+        std::to_string(elementwise) +
+        " elementwise kernels each made a pass over memory — fuse them into one kernel");
+  return advice;
+}
+
+}  // namespace runtime
+
+std::string Explanation::to_string() const {
+  std::string s;
+  for (const auto& k : kernels) {
+    s += "kernel " + k.kernel + " over " + std::to_string(k.elements) + " elements\n";
+    char line[256];
+    std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", "candidate",
+                  "compile", "transfer", "launch", "compute", "predicted", "measured", "");
+    s += line;
+    for (const auto& c : k.candidates) {
+      std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", c.name.c_str(),
+                    runtime::ms(c.compile_s).c_str(), runtime::ms(c.transfer_s).c_str(),
+                    runtime::ms(c.launch_s).c_str(), runtime::ms(c.compute_s).c_str(),
+                    runtime::ms(c.predicted_s).c_str(),
+                    c.measured_s ? runtime::ms(*c.measured_s).c_str() : "-",
+                    !c.fits       ? "(does not fit)"
+                    : !c.compiled ? "(not compiled)"
+                                  : "");
+      s += line;
+    }
+    s += "  chosen: " + k.chosen + " — " + k.reason + "\n";
+    s += "  ran on: " + k.ran_on + " in " + runtime::ms(k.actual_s) +
+         (k.fallbacks ? " after " + std::to_string(k.fallbacks) + " fallback(s)" : "") + "\n";
+  }
+  if (!advice.empty()) s += "advice:\n";
+  for (const auto& a : advice) s += "  - " + a + "\n";
+  return s;
+}
+
+Explanation explain(const std::function<void()>& work) {
+  Explanation e;
+  {
+    runtime::ExplainRecorder recorder(e);
+    work();
+  }
+  e.advice = runtime::advise(e.kernels);
+  return e;
+}
+
+}  // namespace switchyard

@@ -1,0 +1,39 @@
+// Collects KernelReports for switchyard::explain while it runs some work on this thread. The
+// executor asks ExplainRecorder::active() once per kernel (a thread-local load); only while
+// explaining does it pay for a full ranking and break-even search.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "runtime/placement.hpp"
+#include "scheduler/scheduler.hpp"
+#include "switchyard/explain.hpp"
+
+namespace switchyard::runtime {
+
+class ExplainRecorder {
+ public:
+  explicit ExplainRecorder(Explanation& out);
+  ~ExplainRecorder();
+  static ExplainRecorder* active();
+
+  // Before the first attempt: the decision (scheduler null when the work was pinned or there is
+  // no model).
+  void begin(const scheduler::Workload& w, std::string_view label,
+             const scheduler::Scheduler* scheduler, const std::vector<bool>& compiled,
+             const Candidate& chosen, scheduler::Reason reason, const Device* background);
+  // After the attempt that succeeded.
+  void finish(const Candidate& ran, double seconds, int fallbacks);
+
+ private:
+  Explanation& out_;
+  ExplainRecorder* previous_;
+};
+
+// "cpu:0/inline", "opencl:0": a candidate's name as explain and the profile show it.
+std::string candidate_name(const Candidate& c);
+
+std::vector<std::string> advise(const std::vector<KernelReport>& kernels);
+
+}  // namespace switchyard::runtime

@@ -1,0 +1,68 @@
+#include "runtime/placement.hpp"
+
+#include <cstdio>
+
+#include "backends/registry.hpp"
+#include "core/config.hpp"
+#include "scheduler/calibration.hpp"
+#include "scheduler/profile.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard::runtime {
+
+Placement& Placement::instance() {
+  static Placement placement;
+  return placement;
+}
+
+Placement::Placement() {
+  scheduler::Profile profile;
+  try {
+    profile = scheduler::load_or_calibrate(scheduler::CalibrationDepth::Quick);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "switchyard: calibration failed (%s); placing work by backend priority\n",
+                 e.what());
+    return;
+  }
+  auto models = scheduler::scheduler_models(profile);
+  if (models.empty()) return;
+  const auto devices = Registry::instance().devices();
+  for (const auto& m : models) {
+    Device* d = devices[m.id.device];
+    const Parallelism p = !d->info().host_addressable ? Parallelism::Auto
+                          : m.id.inline_cpu           ? Parallelism::Inline
+                                                      : Parallelism::Parallel;
+    candidates_.push_back({d, p, static_cast<int>(candidates_.size())});
+  }
+  scheduler::SchedulerOptions options;
+  options.memory_reserve = memory_reserve_fraction();
+  scheduler_ = std::make_unique<scheduler::Scheduler>(std::move(models), options);
+  scheduler_->history() = profile.history;
+}
+
+Placement::~Placement() {
+  if (!scheduler_) return;
+  try {
+    auto profile = scheduler::load_profile();
+    scheduler::save_profile(profile ? profile->models : scheduler_->models(),
+                            scheduler_->history());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "switchyard: could not save the execution history: %s\n", e.what());
+  }
+}
+
+std::vector<Candidate> Placement::priority_order() const {
+  std::vector<Candidate> order;
+  for (Device* d : Registry::instance().devices()) order.push_back({d, Parallelism::Auto, -1});
+  return order;
+}
+
+void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs) {
+  const auto devices = Registry::instance().devices();
+  w.inputs.clear();
+  for (const Buffer* b : inputs) w.inputs.push_back(b->placement(devices));
+}
+
+}  // namespace switchyard::runtime

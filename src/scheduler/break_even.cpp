@@ -1,0 +1,56 @@
+// Break-even search: the size nearest to a workload's at which the scheduler's choice changes,
+// for explain's advice ("below N elements this runs on the CPU").
+#include <cmath>
+
+#include "scheduler/scheduler.hpp"
+
+namespace switchyard::scheduler {
+namespace {
+
+constexpr double kMaxFactor = 1e4;   // searched each way from the workload's size
+constexpr double kPrecision = 1.05;  // bisection stops when the bracket is this narrow
+
+// The same work at another size: elements, bytes and flops scale linearly (a simplification for
+// gemm, whose flops grow faster than its bytes; good enough to place a break-even).
+Workload scaled(const Workload& w, double factor) {
+  const auto scale = [factor](std::uint64_t bytes) {
+    return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * factor));
+  };
+  Workload s = w;
+  s.elements = std::llround(static_cast<double>(w.elements) * factor);
+  s.bytes_read = scale(w.bytes_read);
+  s.bytes_written = scale(w.bytes_written);
+  s.flops = w.flops * factor;
+  for (auto& in : s.inputs) in.bytes = scale(in.bytes);
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::int64_t> Scheduler::break_even(const Workload& w) const {
+  if (w.elements < 1) return std::nullopt;
+  const int base = decide(w).chosen;
+  const auto flips = [&](double factor) { return decide(scaled(w, factor)).chosen != base; };
+  // Geometric bisection between a factor that keeps the choice and one that changes it; the
+  // answer is the changed side, within kPrecision of the boundary.
+  const auto bisect = [&](double same, double changed) {
+    while (std::max(same, changed) / std::min(same, changed) > kPrecision) {
+      const double mid = std::sqrt(same * changed);
+      (flips(mid) ? changed : same) = mid;
+    }
+    return std::llround(static_cast<double>(w.elements) * changed);
+  };
+  double same_up = 1, same_down = 1;
+  for (double factor = 2;; factor = std::min(2 * factor, kMaxFactor)) {
+    if (flips(factor)) return bisect(same_up, factor);
+    same_up = factor;
+    const double down = 1 / factor;
+    if (static_cast<double>(w.elements) * down >= 1) {
+      if (flips(down)) return bisect(same_down, down);
+      same_down = down;
+    }
+    if (factor == kMaxFactor) return std::nullopt;
+  }
+}
+
+}  // namespace switchyard::scheduler

@@ -1,0 +1,144 @@
+#include "scheduler/history.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace switchyard::scheduler {
+namespace {
+
+// An estimate "moves" when it leaves this band around the value caches last saw: small drift is
+// not worth redoing cached decisions.
+constexpr double kGenerationBand = 0.10;
+// 1.4826·MAD estimates the standard deviation of normal data; 3 of those is the usual cut-off.
+constexpr double kOutlierSigmas = 3.0;
+constexpr double kMadToSigma = 1.4826;
+
+double median(std::vector<double> v) {
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+  const double upper = v[mid];
+  if (v.size() % 2 == 1) return upper;
+  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+}
+
+// Median of the samples left after dropping those further than 3 sigma (by MAD) from the median.
+// When more than half the samples are equal, MAD is 0 and only those equal ones are kept.
+double robust_estimate(const std::vector<double>& samples) {
+  const double m = median(samples);
+  std::vector<double> deviations;
+  deviations.reserve(samples.size());
+  for (double x : samples) deviations.push_back(std::abs(x - m));
+  const double limit = kOutlierSigmas * kMadToSigma * median(deviations);
+  std::vector<double> kept;
+  kept.reserve(samples.size());
+  for (double x : samples)
+    if (std::abs(x - m) <= limit) kept.push_back(x);
+  return median(kept);  // never empty: at least half the samples deviate by <= MAD
+}
+
+std::string to_hex(std::uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+std::uint64_t from_hex(const nlohmann::json& j) {
+  const auto& text = j.get_ref<const std::string&>();
+  std::uint64_t v = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v, 16);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+    throw nlohmann::json::other_error::create(
+        501, "history signature is not a 64-bit hex number: \"" + text + "\"", &j);
+  return v;
+}
+
+bool is_duration(double seconds) {
+  return std::isfinite(seconds) && seconds >= 0;
+}
+
+}  // namespace
+
+History::History(const History& other) {
+  std::lock_guard lock(other.mutex_);
+  series_ = other.series_;
+  generation_ = other.generation();
+}
+
+History& History::operator=(const History& other) {
+  if (this == &other) return *this;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  series_ = other.series_;
+  generation_ = std::max(generation(), other.generation()) + 1;
+  return *this;
+}
+
+void History::add_sample(Series& series, double seconds) {
+  series.samples_s.push_back(seconds);
+  if (series.samples_s.size() > static_cast<std::size_t>(kWindow))
+    series.samples_s.erase(series.samples_s.begin());
+  series.estimate_s = robust_estimate(series.samples_s);
+}
+
+void History::record(const HistoryKey& key, double seconds) {
+  if (!is_duration(seconds)) return;
+  std::lock_guard lock(mutex_);
+  Series& series = series_[key];
+  // Until the window is full the count grows, and with it the weight the scheduler gives the
+  // estimate: that moves decisions as much as a moving estimate does.
+  const bool count_grows = series.samples_s.size() < static_cast<std::size_t>(kWindow);
+  add_sample(series, seconds);
+  const double band_s = kGenerationBand * series.published_s;
+  if (count_grows || std::abs(series.estimate_s - series.published_s) > band_s) {
+    series.published_s = series.estimate_s;
+    generation_.fetch_add(1, std::memory_order_acq_rel);
+  }
+}
+
+std::optional<double> History::estimate(const HistoryKey& key) const {
+  std::lock_guard lock(mutex_);
+  const auto it = series_.find(key);
+  if (it == series_.end()) return std::nullopt;
+  return it->second.estimate_s;
+}
+
+int History::samples(const HistoryKey& key) const {
+  std::lock_guard lock(mutex_);
+  const auto it = series_.find(key);
+  return it == series_.end() ? 0 : static_cast<int>(it->second.samples_s.size());
+}
+
+nlohmann::json History::to_json() const {
+  std::lock_guard lock(mutex_);
+  auto entries = nlohmann::json::array();
+  for (const auto& [key, series] : series_)
+    entries.push_back({{"signature", to_hex(key.signature)},
+                       {"bucket", key.bucket},
+                       {"candidate", key.candidate},
+                       {"samples", series.samples_s}});
+  return entries;
+}
+
+History History::from_json(const nlohmann::json& j) {
+  History h;
+  for (const auto& entry : j.get_ref<const nlohmann::json::array_t&>()) {
+    const HistoryKey key{from_hex(entry.at("signature")), entry.at("bucket").get<int>(),
+                         entry.at("candidate").get<std::string>()};
+    const auto& samples = entry.at("samples").get_ref<const nlohmann::json::array_t&>();
+    if (samples.empty())
+      throw nlohmann::json::other_error::create(502, "history entry without samples", &entry);
+    Series& series = h.series_[key];
+    for (const auto& sample : samples) {
+      if (!sample.is_number() || !is_duration(sample.get<double>()))
+        throw nlohmann::json::other_error::create(
+            503, "history sample is not a duration in seconds: " + sample.dump(), &sample);
+      add_sample(series, sample.get<double>());
+    }
+    series.published_s = series.estimate_s;
+  }
+  h.generation_ = 1;
+  return h;
+}
+
+}  // namespace switchyard::scheduler

@@ -1,0 +1,269 @@
+#include "scheduler/profile.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "backends/registry.hpp"
+#include "core/config.hpp"
+#include "core/host_info.hpp"
+#include "runtime/kernel_cache.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard::scheduler {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+void warn(const fs::path& path, const std::string& message) {
+  std::fprintf(stderr, "switchyard: warning: profile %s: %s\n", path.c_str(), message.c_str());
+}
+
+// Thrown inside load for every reason a file is not usable; its message is the one warning.
+struct Unusable {
+  std::string why;
+};
+
+// Field order is DeviceModel's; names carry their units.
+json model_to_json(const DeviceModel& m) {
+  return {{"name", m.name},
+          {"host_addressable", m.host_addressable},
+          {"launch_s", m.launch_s},
+          {"h2d_latency_s", m.h2d_latency_s},
+          {"h2d_bytes_per_s", m.h2d_bytes_per_s},
+          {"d2h_latency_s", m.d2h_latency_s},
+          {"d2h_bytes_per_s", m.d2h_bytes_per_s},
+          {"memory_bytes_per_s", m.memory_bytes_per_s},
+          {"arithmetic_per_s", m.arithmetic_per_s},
+          {"transcendental_per_s", m.transcendental_per_s},
+          {"flops_per_s", m.flops_per_s},
+          {"compile_base_s", m.compile_base_s},
+          {"compile_per_op_s", m.compile_per_op_s},
+          {"free_memory_bytes", m.free_memory_bytes}};
+}
+
+// A time must be finite and >= 0; a rate finite and > 0 (the cost model divides by it).
+double read_number(const json& j, const char* field, bool rate) {
+  const double v = j.at(field).get<double>();
+  if (!std::isfinite(v) || v < 0 || (rate && v == 0))
+    throw Unusable{std::string("model field ") + field + " = " + j.at(field).dump() +
+                   (rate ? " is not a positive rate" : " is not a duration")};
+  return v;
+}
+
+DeviceModel model_from_json(const json& j) {
+  DeviceModel m;
+  m.name = j.at("name").get<std::string>();
+  m.host_addressable = j.at("host_addressable").get<bool>();
+  m.launch_s = read_number(j, "launch_s", false);
+  m.h2d_latency_s = read_number(j, "h2d_latency_s", false);
+  m.h2d_bytes_per_s = read_number(j, "h2d_bytes_per_s", true);
+  m.d2h_latency_s = read_number(j, "d2h_latency_s", false);
+  m.d2h_bytes_per_s = read_number(j, "d2h_bytes_per_s", true);
+  m.memory_bytes_per_s = read_number(j, "memory_bytes_per_s", true);
+  m.arithmetic_per_s = read_number(j, "arithmetic_per_s", true);
+  m.transcendental_per_s = read_number(j, "transcendental_per_s", true);
+  m.flops_per_s = read_number(j, "flops_per_s", true);
+  m.compile_base_s = read_number(j, "compile_base_s", false);
+  m.compile_per_op_s = read_number(j, "compile_per_op_s", false);
+  m.free_memory_bytes = j.at("free_memory_bytes").get<std::uint64_t>();
+  return m;
+}
+
+json identity_to_json(const MachineIdentity& id) {
+  json devices = json::array();
+  for (const DeviceIdentity& d : id.devices)
+    devices.push_back({{"id", d.id}, {"name", d.name}, {"driver_version", d.driver_version}});
+  return {{"cpu_model", id.cpu_model}, {"devices", devices}};
+}
+
+MachineIdentity identity_from_json(const json& j) {
+  MachineIdentity id{j.at("cpu_model").get<std::string>(), {}};
+  for (const json& d : j.at("devices").get_ref<const json::array_t&>())
+    id.devices.push_back({d.at("id").get<std::string>(), d.at("name").get<std::string>(),
+                          d.at("driver_version").get<std::string>()});
+  return id;
+}
+
+const DeviceIdentity* find_device(const MachineIdentity& id, std::string_view device_id) {
+  for (const DeviceIdentity& d : id.devices)
+    if (d.id == device_id) return &d;
+  return nullptr;
+}
+
+// "cpu:0/inline" -> "cpu:0"
+std::string device_of(const std::string& candidate) {
+  return candidate.substr(0, candidate.find('/'));
+}
+
+// Where a candidate is in the registry now; device -1 when its device is not among the usable.
+CandidateId candidate_id(const std::string& candidate) {
+  const auto devices = Registry::instance().devices();
+  const std::string device = device_of(candidate);
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    if (devices[i]->info().id() == device)
+      return {static_cast<int>(i), candidate.ends_with("/inline")};
+  return {-1, false};
+}
+
+// Throws Unusable when the file was measured on other hardware or drivers.
+void check_identity(const MachineIdentity& saved, const MachineIdentity& now) {
+  if (saved.cpu_model != now.cpu_model)
+    throw Unusable{"measured on CPU '" + saved.cpu_model + "', this machine has '" + now.cpu_model +
+                   "'"};
+  for (const DeviceIdentity& d : saved.devices) {
+    const DeviceIdentity* current = find_device(now, d.id);
+    if (current && *current != d)
+      throw Unusable{"measured on " + d.id + " = " + d.name + " (driver " + d.driver_version +
+                     "), now " + current->name + " (driver " + current->driver_version + ")"};
+  }
+}
+
+// Drops models of devices that are gone, naming them in one warning.
+void drop_vanished(const fs::path& path, std::vector<DeviceModel>& models,
+                   const MachineIdentity& now) {
+  std::string gone;
+  std::erase_if(models, [&](const DeviceModel& m) {
+    if (find_device(now, device_of(m.name))) return false;
+    gone += (gone.empty() ? "" : ", ") + m.name;
+    return true;
+  });
+  if (!gone.empty()) warn(path, "dropped models of devices no longer present: " + gone);
+}
+
+Profile parse(const std::string& text, const fs::path& path, const MachineIdentity& now) {
+  const json j = json::parse(text);
+  const int version = j.at("format_version").get<int>();
+  if (version != kProfileFormatVersion)
+    throw Unusable{"format version " + std::to_string(version) + ", expected " +
+                   std::to_string(kProfileFormatVersion)};
+  check_identity(identity_from_json(j.at("identity")), now);
+  Profile p;
+  for (const json& m : j.at("models").get_ref<const json::array_t&>())
+    p.models.push_back(model_from_json(m));
+  p.history = History::from_json(j.at("history"));
+  drop_vanished(path, p.models, now);
+  for (DeviceModel& m : p.models) m.id = candidate_id(m.name);
+  return p;
+}
+
+// Candidates of the registry's devices (what the scheduler will ask for) that have no model.
+std::vector<std::pair<Device*, bool>> uncalibrated(const std::vector<DeviceModel>& models) {
+  std::vector<std::pair<Device*, bool>> missing;
+  for (Device* d : Registry::instance().devices()) {
+    const bool cpu = d->info().backend == "cpu";
+    for (bool inline_cpu : cpu ? std::vector{true, false} : std::vector{false}) {
+      const std::string name = candidate_name(d->info(), inline_cpu);
+      if (std::none_of(models.begin(), models.end(),
+                       [&](const DeviceModel& m) { return m.name == name; }))
+        missing.emplace_back(d, inline_cpu);
+    }
+  }
+  return missing;
+}
+
+}  // namespace
+
+MachineIdentity current_identity() {
+  MachineIdentity id{host_info().cpu_model, {}};
+  for (const BackendStatus& s : Registry::instance().backends()) {
+    if (!s.backend->available()) continue;
+    for (Device* d : s.backend->devices())
+      id.devices.push_back({d->info().id(), d->info().name, d->info().driver_version});
+  }
+  return id;
+}
+
+std::vector<DeviceModel> scheduler_models(const Profile& profile) {
+  std::vector<DeviceModel> models;
+  for (const DeviceModel& m : profile.models)
+    if (m.id.device >= 0) models.push_back(m);
+  return models;
+}
+
+fs::path profile_path() {
+  if (const char* path = env_value("SWITCHYARD_PROFILE")) return path;
+  const fs::path dir = cache_directory();
+  return dir.empty() ? dir : dir / "profile.json";
+}
+
+void save_profile(const std::vector<DeviceModel>& models, const History& history,
+                  const fs::path& path, const MachineIdentity& identity) {
+  if (path.empty())
+    throw ConfigError(
+        "no place for the calibration profile: set SWITCHYARD_PROFILE or "
+        "SWITCHYARD_CACHE_DIR");
+  json models_json = json::array();
+  for (const DeviceModel& m : models) models_json.push_back(model_to_json(m));
+  const json j = {{"format_version", kProfileFormatVersion},
+                  {"identity", identity_to_json(identity)},
+                  {"models", models_json},
+                  {"history", history.to_json()}};
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  // A unique temp name in the same directory: concurrent writers never share a temp file, and
+  // rename() within one file system replaces the profile in one step.
+  fs::path temp = path;
+  temp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << j.dump(2) << '\n';
+    out.flush();
+    if (!out) {
+      fs::remove(temp, ec);
+      throw Error("cannot write the calibration profile '" + temp.string() +
+                  "': check that its directory is writable, or set SWITCHYARD_PROFILE");
+    }
+  }
+  fs::rename(temp, path, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    throw Error("cannot replace the calibration profile '" + path.string() + "': " + ec.message());
+  }
+}
+
+std::optional<Profile> load_profile(const fs::path& path, const MachineIdentity& identity) {
+  if (path.empty()) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;  // no profile yet: nothing to warn about
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    return parse(text.str(), path, identity);
+  } catch (const Unusable& e) {
+    warn(path, e.why + "; recalibrating");
+  } catch (const std::exception& e) {  // nlohmann::json's parse, type and range errors
+    warn(path, std::string("unreadable (") + e.what() + "); recalibrating");
+  }
+  return std::nullopt;
+}
+
+Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& progress) {
+  const fs::path path = profile_path();
+  std::optional<Profile> loaded = load_profile(path);
+  Profile profile = loaded ? std::move(*loaded) : Profile{};
+  const auto missing = uncalibrated(profile.models);
+  if (missing.empty()) return profile;
+  for (const auto& [device, inline_cpu] : missing) {
+    try {
+      profile.models.push_back(calibrate(*device, inline_cpu, depth, progress));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "switchyard: warning: calibration: %s left out: %s\n",
+                   candidate_name(device->info(), inline_cpu).c_str(), e.what());
+    }
+  }
+  try {
+    save_profile(profile.models, profile.history, path);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "switchyard: warning: %s\n", e.what());
+  }
+  return profile;
+}
+
+}  // namespace switchyard::scheduler

@@ -1,0 +1,521 @@
+// Decision logic of the scheduler, checked with device models written here (pure data), so every
+// rule is deterministic: no device, no timing.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "scheduler/scheduler.hpp"
+#include "switchyard/error.hpp"
+
+namespace sched = switchyard::scheduler;
+using sched::DeviceModel;
+using sched::InputPlacement;
+using sched::Reason;
+using sched::Scheduler;
+using sched::Workload;
+
+namespace {
+
+constexpr int kCpu = 0, kGpu = 1, kSmall = 2;
+constexpr std::uint32_t kOnGpu = 1u << 1;
+
+// Fast launch, slow bandwidth, reads host memory directly: like a CPU.
+DeviceModel cpu_like() {
+  DeviceModel m;
+  m.name = "cpu";
+  m.id = {0, false};
+  m.host_addressable = true;
+  m.launch_s = 1e-6;
+  m.memory_bytes_per_s = 20e9;
+  m.arithmetic_per_s = 4e9;
+  m.transcendental_per_s = 5e8;
+  m.flops_per_s = 5e10;
+  return m;
+}
+
+// Slow launch, fast memory and arithmetic, PCIe transfers, kernels must be compiled: like a GPU.
+DeviceModel gpu_like() {
+  DeviceModel m;
+  m.name = "gpu";
+  m.id = {1, false};
+  m.launch_s = 30e-6;
+  m.h2d_latency_s = m.d2h_latency_s = 10e-6;
+  m.h2d_bytes_per_s = m.d2h_bytes_per_s = 20e9;
+  m.memory_bytes_per_s = 1e12;
+  m.arithmetic_per_s = 1e12;
+  m.transcendental_per_s = 2e11;
+  m.flops_per_s = 1e13;
+  m.compile_base_s = 0.1;
+  m.compile_per_op_s = 0.01;
+  m.free_memory_bytes = 16ull << 30;
+  return m;
+}
+
+// The fastest device of all, but with 64 MiB free.
+DeviceModel small_memory() {
+  DeviceModel m = gpu_like();
+  m.name = "small";
+  m.id = {2, false};
+  m.launch_s = 5e-6;
+  m.memory_bytes_per_s = 2e12;
+  m.transcendental_per_s = 4e11;
+  m.free_memory_bytes = 64ull << 20;
+  return m;
+}
+
+// float32 elementwise work over n elements: two inputs, one output.
+Workload elementwise(std::int64_t n, double arithmetic, double transcendental,
+                     InputPlacement where = {0, true, 0}, std::uint64_t signature = 42) {
+  Workload w;
+  w.signature = signature;
+  w.elements = n;
+  w.bytes_read = 8 * static_cast<std::uint64_t>(n);
+  w.bytes_written = 4 * static_cast<std::uint64_t>(n);
+  w.arithmetic_per_element = arithmetic;
+  w.transcendental_per_element = transcendental;
+  w.ir_operations = 6;
+  where.bytes = 4 * static_cast<std::uint64_t>(n);
+  w.inputs = {where, where};
+  return w;
+}
+
+InputPlacement on_gpu() {
+  return {0, false, kOnGpu};
+}
+
+DeviceModel renamed(DeviceModel m, const char* name) {
+  m.name = name;
+  return m;
+}
+
+const sched::CandidateEstimate& estimate_of(const sched::Decision& d, int candidate) {
+  for (const auto& e : d.ranking)
+    if (e.candidate == candidate) return e;
+  throw std::logic_error("candidate missing from the ranking");
+}
+
+}  // namespace
+
+// ---- workload features
+
+TEST(Workload, DescribesAnyKernelIr) {
+  using namespace switchyard::ir;
+  using switchyard::DType;
+  KernelBuilder b;
+  const auto x = b.load(DType::Float32, Layout::Contiguous);
+  const auto y = b.load(DType::Float32, Layout::Contiguous);
+  const auto s = b.unary(OpCode::Sin, x, DType::Float32);
+  const auto e = b.unary(OpCode::Exp, y, DType::Float32);
+  const auto p = b.binary(OpCode::Mul, s, e, DType::Float32);
+  b.output(b.binary(OpCode::Add, p, x, DType::Float32));
+  const Kernel k = b.build();
+
+  const Workload w = sched::describe(k, 1000, 8000, 4000);
+  EXPECT_EQ(w.signature, k.hash());
+  EXPECT_EQ(w.kind, sched::WorkKind::Elementwise);
+  EXPECT_EQ(w.elements, 1000);
+  EXPECT_EQ(w.working_set_bytes(), 12000u);
+  EXPECT_EQ(w.arithmetic_per_element, 2);
+  EXPECT_EQ(w.transcendental_per_element, 2);
+  EXPECT_EQ(w.ir_operations, 6);
+
+  KernelBuilder r;
+  r.output(r.unary(OpCode::Sqrt, r.load(DType::Float32, Layout::Contiguous), DType::Float32));
+  r.reduce(ReduceOp::Sum, ReduceOver::All);
+  const Workload rw = sched::describe(r.build(), 1000, 4000, 4);
+  EXPECT_EQ(rw.kind, sched::WorkKind::Reduction);
+  EXPECT_EQ(rw.arithmetic_per_element, 2);  // sqrt, and the fold
+}
+
+TEST(Workload, DescribesLibraryOps) {
+  using switchyard::DType;
+  using switchyard::LibraryOp;
+  switchyard::LibraryArgs args;
+  args.m = 2, args.n = 3, args.k = 4;
+  const Workload gemm = sched::describe(LibraryOp{LibraryOp::Kind::Gemm, DType::Float32}, args);
+  EXPECT_EQ(gemm.kind, sched::WorkKind::Gemm);
+  EXPECT_EQ(gemm.flops, 2 * 2 * 3 * 4);
+  EXPECT_EQ(gemm.elements, 6);
+  EXPECT_EQ(gemm.bytes_read, (2 * 4 + 4 * 3) * 4u);
+  EXPECT_EQ(gemm.bytes_written, 6 * 4u);
+
+  const Workload gemv = sched::describe(LibraryOp{LibraryOp::Kind::Gemv, DType::Float64}, args);
+  EXPECT_EQ(gemv.kind, sched::WorkKind::Gemv);
+  EXPECT_EQ(gemv.flops, 2 * 2 * 3);
+  EXPECT_EQ(gemv.bytes_read, (2 * 3 + 3) * 8u);
+  EXPECT_EQ(gemv.bytes_written, 2 * 8u);
+
+  const auto sig = [&](LibraryOp op) { return sched::describe(op, args).signature; };
+  const LibraryOp plain{LibraryOp::Kind::Gemm, DType::Float32};
+  EXPECT_EQ(sig(plain), gemm.signature);
+  EXPECT_NE(sig({LibraryOp::Kind::Gemm, DType::Float64}), gemm.signature);
+  EXPECT_NE(sig({LibraryOp::Kind::Gemm, DType::Float32, true, false}), gemm.signature);
+  EXPECT_NE(sig({LibraryOp::Kind::Gemm, DType::Float32, false, true}), gemm.signature);
+  EXPECT_NE(gemv.signature, sig({LibraryOp::Kind::Gemv, DType::Float32}));
+}
+
+TEST(Workload, SizeBucketsAreQuarterPowersOfTwo) {
+  EXPECT_EQ(sched::size_bucket(0), 0);
+  EXPECT_EQ(sched::size_bucket(1), 4);
+  EXPECT_EQ(sched::size_bucket(3), 8);
+  EXPECT_EQ(sched::size_bucket(1023), 40);
+  // Neighbouring sizes share a bucket; a bucket never spans more than 2^(1/4) (19%).
+  EXPECT_EQ(sched::size_bucket(1'000'000), sched::size_bucket(1'010'000));
+  for (std::int64_t n = 1; n < 100'000'000; n = n * 11 / 10 + 1)
+    EXPECT_NE(sched::size_bucket(n), sched::size_bucket(n * 6 / 5 + 2)) << n;
+}
+
+// ---- cost model
+
+TEST(CostModel, BreakdownFollowsTheFormula) {
+  const DeviceModel gpu = gpu_like();
+  const Workload w = elementwise(1'000'000, 3, 1);
+  const auto c = sched::predict(w, gpu, kGpu, /*compiled=*/false);
+  EXPECT_DOUBLE_EQ(c.compile_s, 0.1 + 0.01 * 6);
+  EXPECT_DOUBLE_EQ(c.transfer_s, 2 * (10e-6 + 4e6 / 20e9));
+  EXPECT_DOUBLE_EQ(c.launch_s, 30e-6);
+  // Memory bound: 12e6 bytes / 1e12 = 12 µs against 1e6 · (3/1e12 + 1/2e11) = 8 µs.
+  EXPECT_DOUBLE_EQ(c.compute_s, std::max(12e6 / 1e12, 1e6 * (3 / 1e12 + 1 / 2e11)));
+  EXPECT_DOUBLE_EQ(sched::predict(w, gpu, kGpu, true).compile_s, 0);
+
+  const DeviceModel cpu = cpu_like();
+  const auto h = sched::predict(w, cpu, kCpu, true);
+  EXPECT_EQ(h.transfer_s, 0);
+  EXPECT_DOUBLE_EQ(h.compute_s, 1e6 * (3 / 4e9 + 1 / 5e8));  // arithmetic bound
+}
+
+TEST(CostModel, LibraryOpsAreBoundByFlopsOrBytes) {
+  const DeviceModel cpu = cpu_like();
+  Workload gemm;
+  gemm.kind = sched::WorkKind::Gemm;
+  gemm.flops = 2e9;
+  gemm.bytes_read = 8e6;
+  gemm.bytes_written = 4e6;
+  EXPECT_DOUBLE_EQ(sched::predict(gemm, cpu, kCpu, true).compute_s, 2e9 / 5e10);
+  gemm.flops = 2e3;
+  EXPECT_DOUBLE_EQ(sched::predict(gemm, cpu, kCpu, true).compute_s, 12e6 / 20e9);
+}
+
+TEST(CostModel, DataOnAnotherDeviceComesBackThroughItsOwnLink) {
+  DeviceModel other = gpu_like();
+  other.d2h_latency_s = 1e-3;  // a distinctly slow way back
+  other.d2h_bytes_per_s = 1e9;
+  const DeviceModel gpu = gpu_like();
+  const DeviceModel cpu = cpu_like();
+  const std::vector<const DeviceModel*> sources = {nullptr, &gpu, &other};
+  const Workload w = elementwise(1000, 1, 0, {0, false, 1u << kSmall});
+  const double back_s = 1e-3 + 4000 / 1e9;
+
+  EXPECT_DOUBLE_EQ(sched::predict(w, gpu, kGpu, true, sources).transfer_s,
+                   2 * (back_s + 10e-6 + 4000 / 20e9));
+  EXPECT_DOUBLE_EQ(sched::predict(w, cpu, kCpu, true, sources).transfer_s, 2 * back_s);
+  EXPECT_DOUBLE_EQ(sched::predict(w, other, kSmall, true, sources).transfer_s, 0);
+}
+
+TEST(CostModel, ResultToHostAddsDeviceToHost) {
+  Workload w = elementwise(1'000'000, 1, 0, on_gpu());
+  const auto kept = sched::predict(w, gpu_like(), kGpu, true);
+  const auto kept_cpu = sched::predict(w, cpu_like(), kCpu, true);
+  w.result_to_host = true;
+  const auto returned = sched::predict(w, gpu_like(), kGpu, true);
+  EXPECT_DOUBLE_EQ(returned.transfer_s - kept.transfer_s, 10e-6 + 4e6 / 20e9);
+  EXPECT_EQ(sched::predict(w, cpu_like(), kCpu, true).transfer_s, kept_cpu.transfer_s);
+}
+
+TEST(CostModel, FitsHonoursTheReserveAndResidentInputs) {
+  DeviceModel m = gpu_like();
+  m.free_memory_bytes = 100'000'000;
+  const Workload w = elementwise(6'000'000, 1, 0);  // 72 MB working set
+  EXPECT_TRUE(sched::fits(w, m, 0.0));
+  EXPECT_FALSE(sched::fits(w, m, 0.3));  // 70 MB usable
+  // Inputs already there take no new memory: only the 24 MB result does.
+  EXPECT_TRUE(sched::fits(elementwise(6'000'000, 1, 0, on_gpu()), m, 0.3));
+  m.free_memory_bytes = 0;  // unknown
+  EXPECT_TRUE(sched::fits(w, m, 0.3));
+}
+
+// ---- decisions
+
+TEST(Decide, SmallHostResidentWorkGoesToTheFastLaunchDevice) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  const auto d = s.decide(elementwise(1000, 3, 0));
+  EXPECT_EQ(d.chosen, kCpu);
+  EXPECT_EQ(d.reason, Reason::LowestPredicted);
+  ASSERT_EQ(d.ranking.size(), 2u);
+  EXPECT_EQ(d.ranking[0].candidate, kCpu);
+  EXPECT_LT(d.ranking[0].expected_s, d.ranking[1].expected_s);
+}
+
+TEST(Decide, LargeComputeHeavyGpuResidentWorkGoesToTheGpu) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  const auto d = s.decide(elementwise(10'000'000, 4, 10, on_gpu()));
+  EXPECT_EQ(d.chosen, kGpu);
+  EXPECT_EQ(d.ranking[0].candidate, kGpu);
+}
+
+TEST(Decide, ResidentDataWinsWhereTransfersDominate) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  // Memory-bound work the caller reads back: on the host the CPU wins; with the inputs already
+  // on the GPU the copies the CPU would need make the GPU win.
+  Workload host = elementwise(1'000'000, 1, 0);
+  host.result_to_host = true;
+  Workload resident = elementwise(1'000'000, 1, 0, on_gpu());
+  resident.result_to_host = true;
+  EXPECT_EQ(s.decide(host).chosen, kCpu);
+  EXPECT_EQ(s.decide(resident).chosen, kGpu);
+}
+
+TEST(Decide, DeviceWithoutMemoryForTheWorkingSetIsNeverChosen) {
+  const Scheduler s({cpu_like(), gpu_like(), small_memory()});
+  // 1e5 elements (1.2 MB) fit: the small device is the fastest.
+  const auto fits = s.decide(elementwise(100'000, 4, 10));
+  EXPECT_EQ(fits.chosen, kSmall);
+  // 1e7 elements (120 MB) exceed 64 MiB · 0.7: excluded, ranked last, marked.
+  const auto d = s.decide(elementwise(10'000'000, 4, 10));
+  EXPECT_NE(d.chosen, kSmall);
+  EXPECT_EQ(d.ranking.back().candidate, kSmall);
+  EXPECT_FALSE(d.ranking.back().fits);
+  EXPECT_TRUE(d.ranking.front().fits);
+  // Predicted fastest even so: exclusion, not ranking, keeps it out.
+  EXPECT_LT(estimate_of(d, kSmall).expected_s, estimate_of(d, d.chosen).expected_s);
+}
+
+TEST(Decide, OnlyCandidateWhenTheOthersDoNotFit) {
+  const Scheduler s({cpu_like(), small_memory()});
+  const auto d = s.decide(elementwise(10'000'000, 4, 10));
+  EXPECT_EQ(d.chosen, kCpu);
+  EXPECT_EQ(d.reason, Reason::OnlyCandidate);
+}
+
+TEST(Decide, CompileCostMakesTheUncompiledDeviceLoseSmallWork) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  // GPU-resident and transcendental-heavy: the GPU wins when compiled...
+  const Workload w = elementwise(100'000, 4, 10, on_gpu());
+  EXPECT_EQ(s.decide(w).chosen, kGpu);
+  // ...but not when 0.16 s of compiling comes first.
+  const auto d = s.decide(w, {true, false});
+  EXPECT_EQ(d.chosen, kCpu);
+  EXPECT_EQ(d.reason, Reason::LowestPredicted);
+  EXPECT_DOUBLE_EQ(estimate_of(d, kGpu).predicted.compile_s, 0.16);
+  EXPECT_FALSE(estimate_of(d, kGpu).compiled);
+}
+
+TEST(Decide, BestButUncompiledRunsElsewhereWhileCompiling) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  const auto d = s.decide(elementwise(100'000'000, 4, 10), {true, false});
+  EXPECT_EQ(d.ranking[0].candidate, kGpu);  // best even paying for the compile
+  EXPECT_FALSE(d.ranking[0].compiled);
+  EXPECT_EQ(d.chosen, kCpu);
+  EXPECT_EQ(d.reason, Reason::CompileInBackground);
+}
+
+TEST(Decide, TiesGoToTheLowerIndex) {
+  const DeviceModel a = renamed(cpu_like(), "a"), b = renamed(cpu_like(), "b");
+  EXPECT_EQ(Scheduler({a, b}).decide(elementwise(1000, 1, 0)).chosen, 0);
+  EXPECT_EQ(Scheduler({b, a}).decide(elementwise(1000, 1, 0)).chosen, 0);
+}
+
+TEST(Decide, RejectsUnusableModels) {
+  EXPECT_THROW(Scheduler({}), switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like(), cpu_like()}), switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like()}, {.memory_reserve = 1.0}), switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like()}, {.history_trust_samples = sched::History::kWindow + 1}),
+               switchyard::ValueError);
+}
+
+// ---- history
+
+TEST(History, CorrectsAWrongModelWithinAFewExecutions) {
+  // The model believes the GPU is fast; in reality it runs this kernel in 50 ms, the CPU in 20.
+  Scheduler s({cpu_like(), gpu_like()});
+  const Workload w = elementwise(1'000'000, 4, 10, on_gpu());
+  const double true_s[] = {20e-3, 50e-3};
+  std::vector<int> chosen;
+  for (int run = 0; run < 6; ++run) {
+    chosen.push_back(s.choose(w));
+    s.record(w, chosen.back(), true_s[chosen.back()]);
+  }
+  EXPECT_EQ(chosen.front(), kGpu);
+  EXPECT_EQ(chosen[3], kCpu) << "not corrected within 3 executions";
+  EXPECT_EQ(chosen.back(), kCpu);
+  EXPECT_EQ(s.decide(w).reason, Reason::LowestMeasured);
+  EXPECT_DOUBLE_EQ(*estimate_of(s.decide(w), kGpu).measured_s, 50e-3);
+}
+
+TEST(History, OutliersDoNotMoveTheEstimate) {
+  sched::History h;
+  const sched::HistoryKey key{7, 40, "gpu"};
+  // A full window: 12 honest samples spread over 1.00-1.22 ms (median 1.11) and four 100x
+  // spikes. A plain median would drift to 1.15 ms; rejecting the spikes first keeps 1.11.
+  for (int i = 0; i < 12; ++i) {
+    h.record(key, 1e-3 * (1 + 0.02 * i));
+    if (i % 3 == 2) h.record(key, 0.1);
+  }
+  EXPECT_NEAR(*h.estimate(key), 1.11e-3, 0.005e-3);
+  const auto generation = h.generation();
+  for (int i = 0; i < 3; ++i) h.record(key, 0.1);  // more spikes
+  EXPECT_NEAR(*h.estimate(key), 1.11e-3, 0.05e-3);
+  EXPECT_EQ(h.generation(), generation);  // cached decisions stay valid
+}
+
+TEST(History, ConstantSamplesAndDecay) {
+  sched::History h;
+  const sched::HistoryKey key{7, 40, "cpu"};
+  EXPECT_FALSE(h.estimate(key));
+  for (int i = 0; i < 5; ++i) h.record(key, 2e-3);
+  h.record(key, 1.0);
+  EXPECT_DOUBLE_EQ(*h.estimate(key), 2e-3);  // MAD 0: only values at the median count
+  for (int i = 0; i < sched::History::kWindow; ++i) h.record(key, 5e-3);
+  EXPECT_DOUBLE_EQ(*h.estimate(key), 5e-3);  // old samples decayed out of the window
+  EXPECT_EQ(h.samples(key), sched::History::kWindow);
+  h.record(key, -1);
+  h.record(key, std::nan(""));
+  EXPECT_DOUBLE_EQ(*h.estimate(key), 5e-3);
+}
+
+TEST(History, GenerationMovesOnlyWithTheEstimate) {
+  sched::History h;
+  const sched::HistoryKey key{7, 40, "cpu"};
+  auto generation = h.generation();
+  for (int i = 0; i < sched::History::kWindow; ++i) {
+    h.record(key, 1e-3);
+    EXPECT_GT(h.generation(), generation) << "the count grew: trust in the estimate did too";
+    generation = h.generation();
+  }
+  h.record(key, 1.05e-3);  // the window is full and the median stays within 10%
+  EXPECT_EQ(h.generation(), generation);
+  for (int i = 0; i < sched::History::kWindow / 2; ++i) h.record(key, 2e-3);
+  EXPECT_GT(h.generation(), generation);  // the median moved to 1.5e-3
+}
+
+TEST(History, JsonRoundTrip) {
+  sched::History h;
+  h.record({0xdeadbeefcafef00dull, 40, "gpu"}, 1e-3);
+  h.record({0xdeadbeefcafef00dull, 40, "gpu"}, 3e-3);
+  h.record({1, 8, "cpu:0/inline"}, 2.5e-6);
+  const auto j = h.to_json();
+  EXPECT_EQ(j[0]["signature"], "0000000000000001");
+  const sched::History back = sched::History::from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_EQ(back.to_json(), j);
+  EXPECT_EQ(back.samples({0xdeadbeefcafef00dull, 40, "gpu"}), 2);
+  EXPECT_DOUBLE_EQ(*back.estimate({0xdeadbeefcafef00dull, 40, "gpu"}), 2e-3);
+}
+
+TEST(History, MalformedJsonThrows) {
+  const auto parse = [](const char* text) {
+    return sched::History::from_json(nlohmann::json::parse(text));
+  };
+  EXPECT_NO_THROW(parse(R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":[1e-3]}])"));
+  EXPECT_NO_THROW(parse("[]"));
+  for (const char* bad : {
+           R"({"signature":"ff"})",
+           R"([1])",
+           R"([{"bucket":4,"candidate":"cpu","samples":[1e-3]}])",
+           R"([{"signature":"xyz","bucket":4,"candidate":"cpu","samples":[1e-3]}])",
+           R"([{"signature":"","bucket":4,"candidate":"cpu","samples":[1e-3]}])",
+           R"([{"signature":"ff","bucket":"4","candidate":"cpu","samples":[1e-3]}])",
+           R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":[]}])",
+           R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":[-1]}])",
+           R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":["1"]}])",
+           R"([{"signature":"ff","bucket":4,"candidate":7,"samples":[1e-3]}])",
+       })
+    EXPECT_THROW(parse(bad), nlohmann::json::exception) << bad;
+}
+
+// ---- the hot path
+
+TEST(Choose, CachesAndRedecidesWhenHistoryMoves) {
+  Scheduler s({cpu_like(), gpu_like()});
+  const Workload w = elementwise(1000, 3, 0);
+  EXPECT_EQ(s.choose(w), kCpu);
+  EXPECT_EQ(s.cached_reason(w), Reason::LowestPredicted);
+  EXPECT_EQ(s.choose(w), kCpu);
+  // Residency is part of the key: the same kernel and size elsewhere is decided on its own.
+  Workload resident = elementwise(1000, 3, 0, on_gpu());
+  EXPECT_FALSE(s.cached_reason(resident));
+  s.choose(resident);
+  EXPECT_TRUE(s.cached_reason(resident));
+  // History that makes the CPU dreadful is picked up on the next call.
+  for (int i = 0; i < 3; ++i) s.record(w, kCpu, 1.0);
+  EXPECT_EQ(s.choose(w), kGpu);
+  EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
+}
+
+TEST(Choose, HysteresisPreventsFlappingButAClearWinnerTakesOver) {
+  const DeviceModel a = renamed(cpu_like(), "a"), b = renamed(cpu_like(), "b");
+  Scheduler s({a, b});
+  const Workload w = elementwise(1000, 1, 0);
+  EXPECT_EQ(s.choose(w), 0);  // a tie: the lower index
+  // Measurements put b 5% ahead, then a, then b again: within the 15% margin each time.
+  const double noisy[][2] = {{1.00e-3, 0.95e-3}, {0.95e-3, 1.00e-3}, {1.00e-3, 0.95e-3}};
+  for (const auto& times : noisy) {
+    for (int i = 0; i < 3; ++i) s.record(w, 0, times[0]), s.record(w, 1, times[1]);
+    EXPECT_EQ(s.choose(w), 0);
+  }
+  EXPECT_EQ(s.cached_reason(w), Reason::KeptByHysteresis);
+  // Without a previous choice the same history picks b: hysteresis is what kept a.
+  Scheduler fresh({a, b});
+  fresh.history() = s.history();
+  EXPECT_EQ(fresh.choose(w), 1);
+  // A clear winner takes over.
+  for (int i = 0; i < sched::History::kWindow; ++i) s.record(w, 1, 0.5e-3);
+  EXPECT_EQ(s.choose(w), 1);
+  EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
+}
+
+TEST(Choose, DecisionsAreIdenticalForTheSameModelsAndHistory) {
+  Scheduler first({cpu_like(), gpu_like(), small_memory()});
+  for (std::int64_t n = 100; n <= 100'000'000; n *= 10) {
+    first.record(elementwise(n, 4, 2), kGpu, 1e-9 * static_cast<double>(n));
+    first.record(elementwise(n, 4, 2), kCpu, 2e-9 * static_cast<double>(n));
+  }
+  Scheduler second({cpu_like(), gpu_like(), small_memory()});
+  second.history() = sched::History::from_json(first.history().to_json());
+  for (std::int64_t n = 100; n <= 100'000'000; n *= 10) {
+    for (const auto& where : {InputPlacement{0, true, 0}, on_gpu()}) {
+      const Workload w = elementwise(n, 4, 2, where);
+      const auto a = first.decide(w), b = second.decide(w);
+      ASSERT_EQ(a.chosen, b.chosen) << n;
+      ASSERT_EQ(a.reason, b.reason) << n;
+      for (std::size_t i = 0; i < a.ranking.size(); ++i) {
+        EXPECT_EQ(a.ranking[i].candidate, b.ranking[i].candidate) << n;
+        EXPECT_EQ(a.ranking[i].expected_s, b.ranking[i].expected_s) << n;
+      }
+      EXPECT_EQ(first.choose(w), second.choose(w)) << n;
+    }
+  }
+}
+
+// ---- break-even
+
+TEST(BreakEven, FindsWhereTheChoiceFlips) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  // Host-resident, one operation: CPU 1 µs + 12n/20e9 against GPU
+  // 2·(10 µs + 4n/20e9) + 30 µs + 12n/1e12.
+  const double flip = (50e-6 - 1e-6) / (12 / 20e9 - 8 / 20e9 - 12 / 1e12);
+  const auto up = s.break_even(elementwise(1000, 1, 0));
+  ASSERT_TRUE(up);
+  EXPECT_NEAR(static_cast<double>(*up), flip, 0.1 * flip);
+  // From 4e6 the flip below (16x away) is nearer than the GPU running out of memory (250x).
+  const auto down = s.break_even(elementwise(4'000'000, 1, 0));
+  ASSERT_TRUE(down);
+  EXPECT_NEAR(static_cast<double>(*down), flip, 0.1 * flip);
+  EXPECT_EQ(s.decide(elementwise(*up, 1, 0)).chosen, kGpu);
+  EXPECT_EQ(s.decide(elementwise(*down, 1, 0)).chosen, kCpu);
+}
+
+TEST(BreakEven, NulloptWhenTheChoiceNeverFlips) {
+  DeviceModel slow = gpu_like();
+  slow.launch_s = 10;  // never worth it within 10^4 of the size
+  const Scheduler s({cpu_like(), slow});
+  EXPECT_FALSE(s.break_even(elementwise(1000, 1, 0)));
+  EXPECT_FALSE(Scheduler({cpu_like()}).break_even(elementwise(1000, 1, 0)));
+}
+
+TEST(Reasons, AreDescribed) {
+  for (auto r : {Reason::OnlyCandidate, Reason::LowestPredicted, Reason::LowestMeasured,
+                 Reason::KeptByHysteresis, Reason::CompileInBackground, Reason::InsufficientMemory,
+                 Reason::Forced})
+    EXPECT_GT(sched::describe(r).size(), 10u);
+  EXPECT_NE(sched::describe(Reason::LowestMeasured), sched::describe(Reason::LowestPredicted));
+}
