@@ -93,12 +93,17 @@ void timed_launch(Device& device, std::string_view label, StageTimes& t, const L
 class Plan {
  public:
   Plan(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label) : w_(w) {
+    Placement& placement = Placement::instance();
     if (pinned.device) {
+      // Pinned work is not scheduled, but what it measures still teaches the scheduler.
       first_ = pinned;
+      learner_ = placement.scheduler();
+      for (const Candidate& c : placement.candidates())
+        if (c.device == pinned.device && c.parallelism == pinned.parallelism)
+          first_.model = c.model;
       return;
     }
-    Placement& placement = Placement::instance();
-    scheduler_ = placement.scheduler();
+    scheduler_ = learner_ = placement.scheduler();
     if (!scheduler_) {
       rest_ = placement.priority_order();
       first_ = rest_.front();
@@ -140,6 +145,8 @@ class Plan {
   }
   bool more_possible() const { return !pinned.device && (scheduler_ || !rest_.empty()); }
   scheduler::Scheduler* scheduler() const { return scheduler_; }
+  // The scheduler whose history learns from this run (also for pinned work).
+  scheduler::Scheduler* learner() const { return learner_; }
   scheduler::Reason reason() const { return reason_; }
   const std::vector<bool>& compiled() const { return compiled_; }
   Device* compiling_in_background() const { return background_; }
@@ -147,6 +154,7 @@ class Plan {
  private:
   const scheduler::Workload& w_;
   scheduler::Scheduler* scheduler_ = nullptr;
+  scheduler::Scheduler* learner_ = nullptr;
   std::vector<bool> compiled_;
   Candidate first_;
   std::vector<Candidate> rest_;
@@ -178,12 +186,10 @@ Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::strin
       const double total_s = seconds_between(start, TraceClock::now());
       device_health().record_success(device.info().id());
       double predicted_s = 0;
-      if (plan.scheduler() && candidate->model >= 0) {
-        const auto& model = plan.scheduler()->models()[candidate->model];
-        predicted_s =
-            scheduler::predict(w, model, model.id.device, plan.compiled()[candidate->model])
-                .total_s();
-        plan.scheduler()->record(w, candidate->model, t.execute_s);
+      if (plan.learner() && candidate->model >= 0) {
+        const auto& model = plan.learner()->models()[candidate->model];
+        predicted_s = scheduler::predict(w, model, model.id.device, t.cache_hit).total_s();
+        plan.learner()->record(w, candidate->model, t.execute_s);
       }
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,

@@ -32,7 +32,9 @@ Pool& pool() {
   return *p;
 }
 
-std::size_t pooled_size(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+std::size_t pooled_size(std::size_t bytes) {
+  return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+}
 
 void* system_allocate(std::size_t bytes, std::size_t alignment) {
   void* p = std::aligned_alloc(alignment, (bytes + alignment - 1) / alignment * alignment);

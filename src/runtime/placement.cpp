@@ -62,7 +62,14 @@ std::vector<Candidate> Placement::priority_order() const {
 void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs) {
   const auto devices = Registry::instance().devices();
   w.inputs.clear();
-  for (const Buffer* b : inputs) w.inputs.push_back(b->placement(devices));
+  // Eager work does not say whether its result will be read on the host next. Assume it will
+  // when every input is on the host (the data lives there), and that it stays on the device
+  // when an input already lives on one (the caller keeps work there).
+  w.result_to_host = true;
+  for (const Buffer* b : inputs) {
+    w.inputs.push_back(b->placement(devices));
+    w.result_to_host = w.result_to_host && w.inputs.back().on_host;
+  }
 }
 
 }  // namespace switchyard::runtime

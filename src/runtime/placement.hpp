@@ -41,7 +41,8 @@ class Placement {
   std::vector<Candidate> candidates_;  // parallel to the scheduler's models
 };
 
-// Fills w.inputs with where each buffer's valid copies are (bit i = Registry::devices()[i]).
+// Fills w.inputs with where each buffer's valid copies are (bit i = Registry::devices()[i]),
+// and w.result_to_host.
 void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs);
 
 }  // namespace switchyard::runtime

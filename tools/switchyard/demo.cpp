@@ -1,7 +1,12 @@
-// `switchyard demo`: the same small computation on every usable device, its result and time.
+// `switchyard demo`: the machine (as `switchyard info` shows it), one computation on every usable
+// device with its result and time, and then the scheduler at work: for a few kernels at a small
+// and a large size, every candidate's measured time beside auto's choice and its reason.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <functional>
 
 #include "commands.hpp"
 #include "switchyard/switchyard.hpp"
@@ -9,35 +14,108 @@
 namespace switchyard::cli {
 namespace {
 
-struct Timed {
-  double result;
-  double seconds;
+double seconds_of(const std::function<void()>& work) {
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// Median of `runs` timed runs after one untimed warm-up (which compiles what it needs).
+double median_seconds(const std::function<void()>& work, int runs = 7) {
+  work();
+  std::vector<double> times;
+  for (int i = 0; i < runs; ++i) times.push_back(seconds_of(work));
+  std::nth_element(times.begin(), times.begin() + runs / 2, times.end());
+  return times[runs / 2];
+}
+
+std::string duration(double s) {
+  return s < 1e-3 ? fmt::format("{:.1f} us", s * 1e6) : fmt::format("{:.2f} ms", s * 1e3);
+}
+
+// Every candidate the scheduler weighs: devices, and the CPU both inline and parallel.
+std::vector<std::string> candidates() {
+  std::vector<std::string> names;
+  for (const DeviceInfo& d : devices()) {
+    if (d.kind == DeviceKind::CPU && d.backend == "cpu") {
+      names.push_back(d.id() + "/inline");
+      names.push_back(d.id() + "/parallel");
+    } else {
+      names.push_back(d.id());
+    }
+  }
+  return names;
+}
+
+void every_device() {
+  constexpr std::int64_t n = 1'000'000;
+  const Array a = Array::uniform({n}, 1), b = Array::uniform({n}, 2), c = Array::uniform({n}, 3);
+  fmt::print("\nsum(a*b + sin(c)) over {} float32 elements, inputs on the host\n", n);
+  fmt::print("  {:<10} {:>16} {:>12} {:>12}\n", "device", "result", "first run", "median");
+  for (const DeviceInfo& d : devices()) {
+    DeviceScope scope(d.id());
+    double result = 0;
+    const double first = seconds_of([&] { result = sum(a * b + sin(c)).item<double>(); });
+    const double median = median_seconds([&] { sum(a * b + sin(c)).item<double>(); }, 5);
+    fmt::print("  {:<10} {:>16.6f} {:>12} {:>12}\n", d.id(), result, duration(first),
+               duration(median));
+  }
+  fmt::print("  (the first run includes compiling the kernels for that device)\n");
+}
+
+struct Workload {
+  std::string name;
+  std::function<void(std::int64_t n)> prepare;  // makes the inputs
+  std::function<void()> run;                    // one kernel, result read on the host
 };
 
-// a*b + sin(c), reduced by sum, on n float32 elements that start on the host.
-Timed run_once(const Array& a, const Array& b, const Array& c) {
-  const auto start = std::chrono::steady_clock::now();
-  const double result = sum(a * b + sin(c)).item<double>();
-  return {result, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()};
+void scheduler_table() {
+  Array a, b, m, x;
+  const std::vector<Workload> workloads = {
+      {"a + b", [&](std::int64_t n) { a = Array::uniform({n}, 1), b = Array::uniform({n}, 2); },
+       [&] { (a + b).to_vector<float>(); }},
+      {"sin(a)", [&](std::int64_t n) { a = Array::uniform({n}, 1); },
+       [&] { sin(a).to_vector<float>(); }},
+      {"sum(a)", [&](std::int64_t n) { a = Array::uniform({n}, 1); },
+       [&] { sum(a).item<double>(); }},
+      {"matmul(M, x)",
+       [&](std::int64_t n) {
+         const auto side = static_cast<std::int64_t>(std::sqrt(static_cast<double>(n)));
+         m = Array::uniform({side, side}, 1), x = Array::uniform({side}, 2);
+       },
+       [&] { matmul(m, x).to_vector<float>(); }},
+  };
+  const auto names = candidates();
+  fmt::print(
+      "\nThe scheduler: each kernel's measured median on every candidate, and auto's choice\n");
+  std::string header = fmt::format("  {:<14} {:>9}", "kernel", "elements");
+  for (const auto& c : names) header += fmt::format(" {:>15}", c);
+  fmt::print("{} {:>11}  {}\n", header, "auto", "auto's choice and reason");
+  for (const auto& w : workloads) {
+    for (const std::int64_t n : {1'000, 4'000'000}) {
+      w.prepare(n);
+      std::string row = fmt::format("  {:<14} {:>9}", w.name, n);
+      for (const auto& c : names) {
+        DeviceScope scope(c);
+        row += fmt::format(" {:>15}", duration(median_seconds(w.run)));
+      }
+      const double auto_s = median_seconds(w.run);
+      const Explanation e = switchyard::explain(w.run);
+      const KernelReport& k = e.kernels.front();
+      fmt::print("{} {:>11}  {}: {}\n", row, duration(auto_s), k.ran_on, k.reason);
+    }
+  }
+  fmt::print(
+      "  (times include reading the result back to the host; `switchyard explain` shows the\n"
+      "   predicted breakdown behind each choice)\n");
 }
 
 }  // namespace
 
 int demo() {
   info(false);
-  constexpr std::int64_t n = 1'000'000;
-  const Array a = Array::uniform({n}, 1), b = Array::uniform({n}, 2), c = Array::uniform({n}, 3);
-  fmt::print("\nDemo: sum(a*b + sin(c)) over {} float32 elements, inputs on the host\n", n);
-  fmt::print("  {:<10} {:>16} {:>14} {:>14}\n", "device", "result", "first run", "best of 5");
-  for (const DeviceInfo& d : devices()) {
-    DeviceScope scope(d.id());
-    const Timed first = run_once(a, b, c);
-    double best = first.seconds;
-    for (int i = 0; i < 5; ++i) best = std::min(best, run_once(a, b, c).seconds);
-    fmt::print("  {:<10} {:>16.6f} {:>11.3f} ms {:>11.3f} ms\n", d.id(), first.result,
-               first.seconds * 1e3, best * 1e3);
-  }
-  fmt::print("\nThe first run includes compiling the kernels for that device; later runs reuse them.\n");
+  every_device();
+  scheduler_table();
   return 0;
 }
 

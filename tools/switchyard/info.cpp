@@ -13,10 +13,13 @@
 namespace switchyard::cli {
 namespace {
 
-std::string gib(std::uint64_t bytes) { return fmt::format("{:.1f} GiB", bytes / 1073741824.0); }
+std::string gib(std::uint64_t bytes) {
+  return fmt::format("{:.1f} GiB", bytes / 1073741824.0);
+}
 
 std::string cache_size(std::uint64_t bytes) {
-  return bytes >= (1u << 20) ? fmt::format("{} MiB", bytes >> 20) : fmt::format("{} KiB", bytes >> 10);
+  return bytes >= (1u << 20) ? fmt::format("{} MiB", bytes >> 20)
+                             : fmt::format("{} KiB", bytes >> 10);
 }
 
 nlohmann::json device_json(const DeviceInfo& d) {
@@ -38,12 +41,17 @@ nlohmann::json device_json(const DeviceInfo& d) {
 nlohmann::json info_json() {
   const HostInfo& h = host_info();
   nlohmann::json j;
-  j["host"] = {{"cpu_model", h.cpu_model},           {"cpu_vendor", h.cpu_vendor},
-               {"logical_cpus", h.logical_cpus},     {"physical_cores", h.physical_cores},
-               {"memory_bytes", h.memory_bytes},     {"available_memory_bytes", h.available_memory_bytes},
+  j["host"] = {{"cpu_model", h.cpu_model},
+               {"cpu_vendor", h.cpu_vendor},
+               {"logical_cpus", h.logical_cpus},
+               {"physical_cores", h.physical_cores},
+               {"memory_bytes", h.memory_bytes},
+               {"available_memory_bytes", h.available_memory_bytes},
                {"simd_target", cpu::simd_target_name()}};
   for (const auto& c : h.caches)
-    j["host"]["caches"].push_back({{"level", c.level}, {"type", c.type}, {"bytes", c.bytes},
+    j["host"]["caches"].push_back({{"level", c.level},
+                                   {"type", c.type},
+                                   {"bytes", c.bytes},
                                    {"shared_by_cpus", c.shared_by_cpus}});
   j["backends"] = nlohmann::json::array();
   for (const auto& b : backends()) {
@@ -69,13 +77,15 @@ void print_text(const nlohmann::json& j) {
   fmt::print("  SIMD target  {} (chosen at run time)\n", h["simd_target"].get<std::string>());
   for (const auto& c : h.value("caches", nlohmann::json::array()))
     fmt::print("  L{} {:<11} {} (shared by {} CPUs)\n", c["level"].get<int>(),
-               c["type"].get<std::string>(), cache_size(c["bytes"]), c["shared_by_cpus"].get<int>());
+               c["type"].get<std::string>(), cache_size(c["bytes"]),
+               c["shared_by_cpus"].get<int>());
   fmt::print("  Memory       {} total, {} available\n", gib(h["memory_bytes"]),
              gib(h["available_memory_bytes"]));
   fmt::print("\nBackends (highest priority first)\n");
   for (const auto& b : j["backends"]) {
-    fmt::print("  {:<8} {}\n", b["name"].get<std::string>(),
-               b["usable"].get<bool>() ? "usable" : "unavailable: " + b["reason"].get<std::string>());
+    fmt::print(
+        "  {:<8} {}\n", b["name"].get<std::string>(),
+        b["usable"].get<bool>() ? "usable" : "unavailable: " + b["reason"].get<std::string>());
     for (const auto& d : b["devices"]) {
       fmt::print("    {:<10} {} [{}]\n", d["id"].get<std::string>(), d["name"].get<std::string>(),
                  d["kind"].get<std::string>());
@@ -102,8 +112,10 @@ void print_text(const nlohmann::json& j) {
 
 int info(bool json) {
   const nlohmann::json j = info_json();
-  if (json) fmt::print("{}\n", j.dump(2));
-  else print_text(j);
+  if (json)
+    fmt::print("{}\n", j.dump(2));
+  else
+    print_text(j);
   return 0;
 }
 

@@ -20,10 +20,19 @@ int main(int argc, char** argv) {
       "the profile");
   calibrate->add_flag("--quick", quick, "the short calibration a first auto decision runs");
 
+  std::string op = "a*b+sin(c)", resident;
+  double n = 1e6;
+  auto* explain =
+      app.add_subcommand("explain", "Shows where each kernel of an expression runs and why");
+  explain->add_option("--op", op, "expression over arrays a..z, e.g. \"sum(a*b+sin(c))\"");
+  explain->add_option("--n", n, "elements per array, e.g. 1e6");
+  explain->add_option("--resident", resident, "keep the inputs on this device first, e.g. opencl");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (info->parsed()) return switchyard::cli::info(json);
     if (calibrate->parsed()) return switchyard::cli::calibrate(quick);
+    if (explain->parsed()) return switchyard::cli::explain(op, n, resident);
     return switchyard::cli::demo();
   } catch (const switchyard::Error& e) {
     std::fprintf(stderr, "switchyard: %s\n", e.what());
