@@ -98,3 +98,19 @@ TEST(Registry, ForcingADisabledBackendIsAnError) {
 
 }  // namespace
 }  // namespace switchyard
+
+namespace switchyard {
+namespace {
+
+TEST(Registry, BadMemoryReserveIsAnErrorNamingTheRange) {
+  ScopedEnv reserve("SWITCHYARD_MEMORY_RESERVE", "1.5");
+  try {
+    Registry r;
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("[0, 1)"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace switchyard

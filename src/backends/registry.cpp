@@ -8,6 +8,7 @@
 #include "backends/cuda/cuda_backend.hpp"
 #endif
 #include "core/config.hpp"
+#include "core/log.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard {
@@ -46,6 +47,9 @@ Registry& Registry::instance() {
 }
 
 Registry::Registry() {
+  // Settings are checked once, up front: a typo fails the first operation, not a later one.
+  log_enabled(LogLevel::Error);
+  memory_reserve_fraction();
   const char* forced = env_value("SWITCHYARD_BACKEND");
   const std::string choice = forced ? forced : "auto";
   if (choice != "auto" && !known(choice))

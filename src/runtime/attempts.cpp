@@ -1,4 +1,5 @@
 #include "runtime/attempts.hpp"
+#include "core/log.hpp"
 
 #include <cstdio>
 
@@ -82,14 +83,16 @@ std::string fallback_message(const Attempt& failed, std::string_view label,
 }
 
 void log_fallback(const Attempt& failed, std::string_view label, std::string_view next_device) {
-  std::fprintf(stderr, "%s\n", fallback_message(failed, label, next_device).c_str());
+  if (log_enabled(LogLevel::Warn))
+    std::fprintf(stderr, "%s\n", fallback_message(failed, label, next_device).c_str());
 }
 
 DeviceHealth::DeviceHealth(int max_failures, LogSink log)
     : max_failures_(max_failures), log_(std::move(log)) {
   if (!log_)
     log_ = [](std::string_view line) {
-      std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
+      if (log_enabled(LogLevel::Warn))
+        std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
     };
 }
 

@@ -1,7 +1,4 @@
 #include "runtime/executable_cache.hpp"
-
-#include <xxhash.h>
-
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -11,6 +8,7 @@
 
 #include "runtime/fault_injection.hpp"
 #include "runtime/trace.hpp"
+#include "scheduler/workload.hpp"
 
 namespace switchyard::runtime {
 namespace {
@@ -115,10 +113,7 @@ void compile_in_background(Device& device, const ir::Kernel& kernel, std::string
 }
 
 std::uint64_t library_hash(const LibraryOp& op) {
-  const std::uint8_t bytes[] = {0x4c, static_cast<std::uint8_t>(op.kind),
-                                static_cast<std::uint8_t>(op.dtype), op.transpose_a,
-                                op.transpose_b};
-  return XXH64(bytes, sizeof bytes, 0x5357594400000001ull);
+  return scheduler::library_signature(op);
 }
 
 }  // namespace switchyard::runtime

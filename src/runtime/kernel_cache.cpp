@@ -1,4 +1,5 @@
 #include "runtime/kernel_cache.hpp"
+#include "core/log.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -78,7 +79,7 @@ struct EntryHeader {
 static_assert(sizeof(EntryHeader) == 48);
 
 void warn(const std::string& message) {
-  std::fprintf(stderr, "switchyard: warning: kernel cache: %s\n", message.c_str());
+  log(LogLevel::Warn, "kernel cache: " + message);
 }
 
 // Write failures (disk full, permissions changed) repeat for every kernel; say it once.

@@ -1,9 +1,12 @@
 #include "runtime/placement.hpp"
+#include "core/log.hpp"
 
 #include <cstdio>
 
 #include "backends/registry.hpp"
 #include "core/config.hpp"
+#include "runtime/fault_injection.hpp"
+#include "switchyard/fallback.hpp"
 #include "scheduler/calibration.hpp"
 #include "scheduler/profile.hpp"
 #include "switchyard/error.hpp"
@@ -16,14 +19,17 @@ Placement& Placement::instance() {
 }
 
 Placement::Placement() {
+  // Runtime settings are checked before any work runs (ConfigError on a bad value).
+  fallback_enabled();
+  if (const char* faults = env_value("SWITCHYARD_FAULT")) parse_fault_spec(faults);
   scheduler::Profile profile;
   try {
     profile = scheduler::load_or_calibrate(scheduler::CalibrationDepth::Quick);
   } catch (const ConfigError&) {
     throw;
   } catch (const Error& e) {
-    std::fprintf(stderr, "switchyard: calibration failed (%s); placing work by backend priority\n",
-                 e.what());
+    log(LogLevel::Warn,
+        std::string("calibration failed (") + e.what() + "); placing work by backend priority");
     return;
   }
   auto models = scheduler::scheduler_models(profile);
@@ -49,7 +55,7 @@ Placement::~Placement() {
     scheduler::save_profile(profile ? profile->models : scheduler_->models(),
                             scheduler_->history());
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "switchyard: could not save the execution history: %s\n", e.what());
+    log(LogLevel::Warn, std::string("could not save the execution history: ") + e.what());
   }
 }
 

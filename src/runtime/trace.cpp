@@ -1,4 +1,5 @@
 #include "runtime/trace.hpp"
+#include "core/log.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -148,7 +149,7 @@ void write_at_exit() {
   TraceRecorder& r = recorder();
   std::lock_guard lock(r.mutex);
   if (const std::string error = write_trace(r); !error.empty())
-    std::fprintf(stderr, "switchyard: warning: trace not written: %s\n", error.c_str());
+    log(LogLevel::Warn, "trace not written: " + error);
 }
 
 void throw_if_failed(const std::string& error) {

@@ -1,4 +1,5 @@
 #include "scheduler/calibration.hpp"
+#include "core/log.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -136,7 +137,10 @@ class Probe {
  public:
   Probe(Device& device, const Sizes& sizes) : device_(device), sizes_(sizes) {
     const std::size_t bytes = static_cast<std::size_t>(sizes.stream_elements) * sizeof(float);
-    for (DeviceMemory& m : memory_) m = device.allocate(bytes);
+    // The copy probes use the first array: it must hold the large copy too (Quick's 32 MiB
+    // exceeds its 16 MiB stream arrays).
+    memory_[0] = device.allocate(std::max(bytes, sizes.large_copy_bytes));
+    for (DeviceMemory& m : std::span(memory_).subspan(1)) m = device.allocate(bytes);
     const std::vector<float> host(sizes.stream_elements, kInputValue);
     for (DeviceMemory& m : memory_) device.copy_from_host(m, 0, host.data(), bytes);
   }
@@ -350,8 +354,8 @@ std::vector<DeviceModel> calibrate_all(CalibrationDepth depth,
       try {
         models.push_back(calibrate(*device, inline_cpu, depth, progress));
       } catch (const std::exception& e) {
-        std::fprintf(stderr, "switchyard: warning: calibration: %s left out: %s\n",
-                     candidate_name(device->info(), inline_cpu).c_str(), e.what());
+        log(LogLevel::Warn, "calibration: " + candidate_name(device->info(), inline_cpu) +
+                                " left out: " + e.what());
       }
     }
   }

@@ -1,4 +1,5 @@
 #include "scheduler/profile.hpp"
+#include "core/log.hpp"
 
 #include <unistd.h>
 
@@ -22,7 +23,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 void warn(const fs::path& path, const std::string& message) {
-  std::fprintf(stderr, "switchyard: warning: profile %s: %s\n", path.c_str(), message.c_str());
+  log(LogLevel::Warn, "profile " + path.string() + ": " + message);
 }
 
 // Thrown inside load for every reason a file is not usable; its message is the one warning.
@@ -254,14 +255,14 @@ Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& pro
     try {
       profile.models.push_back(calibrate(*device, inline_cpu, depth, progress));
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "switchyard: warning: calibration: %s left out: %s\n",
-                   candidate_name(device->info(), inline_cpu).c_str(), e.what());
+      log(LogLevel::Warn, "calibration: " + candidate_name(device->info(), inline_cpu) +
+                              " left out: " + e.what());
     }
   }
   try {
     save_profile(profile.models, profile.history, path);
   } catch (const Error& e) {
-    std::fprintf(stderr, "switchyard: warning: %s\n", e.what());
+    log(LogLevel::Warn, e.what());
   }
   return profile;
 }

@@ -22,9 +22,6 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
   return w;
 }
 
-namespace {
-
-// Library ops have no IR to hash: their signature is what selects the compiled routine.
 std::uint64_t library_signature(const LibraryOp& op) {
   const std::array<std::uint8_t, 8> bytes = {'s',
                                              'w',
@@ -36,8 +33,6 @@ std::uint64_t library_signature(const LibraryOp& op) {
                                              static_cast<std::uint8_t>(op.transpose_b)};
   return XXH64(bytes.data(), bytes.size(), 0);
 }
-
-}  // namespace
 
 Workload describe(const LibraryOp& op, const LibraryArgs& args) {
   const double m = static_cast<double>(args.m), n = static_cast<double>(args.n),

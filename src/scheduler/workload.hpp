@@ -41,6 +41,10 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
                   std::uint64_t bytes_written);
 Workload describe(const LibraryOp& op, const LibraryArgs& args);
 
+// Library ops have no IR to hash: their signature is what selects the compiled routine. The
+// executable cache keys library ops by it too, so the scheduler's "compiled" check finds them.
+std::uint64_t library_signature(const LibraryOp& op);
+
 // Size bucket for history and decision caching: a quarter power of two of the elements, so
 // neighbouring sizes share measurements and a bucket spans at most 19% of size.
 int size_bucket(std::int64_t elements);

@@ -1,4 +1,5 @@
 #include "backends/cuda/cuda_backend.hpp"
+#include "core/log.hpp"
 
 #include <cstdio>
 #include <vector>
@@ -97,7 +98,7 @@ class Backend final : public switchyard::Backend {
       reason_ = count == 0 ? "the NVIDIA driver reports no CUDA device"
                            : "no CUDA device could be opened: " + failures;
     else if (!failures.empty())
-      std::fprintf(stderr, "switchyard: warning: cuda: skipping devices: %s\n", failures.c_str());
+      log(LogLevel::Warn, "cuda: skipping devices: " + failures);
   }
 
   std::string reason_;

@@ -1,0 +1,253 @@
+// switchyard::explain end to end on the real backends: every kernel of some work is reported
+// with each candidate's predicted breakdown, the choice and its reason, where it actually ran,
+// and advice (fuse, keep data resident, batch, break-even), and the text names every candidate.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "runtime/attempts.hpp"
+#include "runtime/fault_injection.hpp"
+#include "switchyard/switchyard.hpp"
+
+namespace switchyard {
+namespace {
+
+bool has_opencl() {
+  for (const auto& d : devices())
+    if (d.id() == "opencl:0") return true;
+  return false;
+}
+
+// Every candidate the scheduler ranks on this machine.
+std::set<std::string> expected_candidates() {
+  std::set<std::string> names = {"cpu:0/inline", "cpu:0/parallel"};
+  if (has_opencl()) names.insert("opencl:0");
+  return names;
+}
+
+std::vector<float> values(std::int64_t n, float scale, float offset) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(i % 101) * scale + offset;
+  return v;
+}
+
+const CandidateReport* candidate(const KernelReport& k, const std::string& name) {
+  for (const auto& c : k.candidates)
+    if (c.name == name) return &c;
+  return nullptr;
+}
+
+bool mentions(const std::vector<std::string>& advice, const std::string& fragment) {
+  return std::any_of(advice.begin(), advice.end(),
+                     [&](const std::string& a) { return a.find(fragment) != std::string::npos; });
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const auto& l : lines) s += l + "\n";
+  return s;
+}
+
+void expect_well_formed(const KernelReport& k, std::int64_t elements) {
+  SCOPED_TRACE(k.kernel);
+  EXPECT_EQ(k.elements, elements);
+  std::set<std::string> names;
+  for (const auto& c : k.candidates) {
+    names.insert(c.name);
+    EXPECT_GE(c.compile_s, 0) << c.name;
+    EXPECT_GE(c.transfer_s, 0) << c.name;
+    EXPECT_GE(c.launch_s, 0) << c.name;
+    EXPECT_GT(c.compute_s, 0) << c.name;
+    EXPECT_NEAR(c.predicted_s, c.compile_s + c.transfer_s + c.launch_s + c.compute_s,
+                1e-9 + 1e-9 * c.predicted_s)
+        << c.name;
+    EXPECT_GT(c.expected_s, 0) << c.name;
+  }
+  EXPECT_EQ(names, expected_candidates());
+  EXPECT_EQ(k.candidates.size(), names.size());
+  for (std::size_t i = 1; i < k.candidates.size(); ++i) {  // best first among those that fit
+    if (k.candidates[i].fits) {
+      EXPECT_LE(k.candidates[i - 1].expected_s, k.candidates[i].expected_s);
+    }
+  }
+  EXPECT_TRUE(names.count(k.chosen)) << k.chosen;
+  EXPECT_FALSE(k.reason.empty());
+  EXPECT_EQ(k.ran_on, k.chosen);  // no fault: it ran where it was placed
+  EXPECT_EQ(k.fallbacks, 0);
+  EXPECT_GT(k.actual_s, 0);
+}
+
+class Explain : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    runtime::replace_faults("");
+    runtime::device_health().reset();
+  }
+  void TearDown() override { SetUp(); }
+};
+
+TEST_F(Explain, ReportsEveryKernelWithEveryCandidateAndAdvisesFusion) {
+  constexpr std::int64_t n = 1'000'000;
+  const auto ha = values(n, 0.5f, -3), hb = values(n, 0.25f, 1), hc = values(n, 0.03f, -1.5f);
+  const Array a = Array::from_vector(ha), b = Array::from_vector(hb), c = Array::from_vector(hc);
+  Array r;
+  const Explanation e = explain([&] { r = a * b + sin(c); });
+
+  ASSERT_EQ(e.kernels.size(), 3u);
+  std::multiset<std::string> kernels;
+  for (const auto& k : e.kernels) {
+    kernels.insert(k.kernel);
+    expect_well_formed(k, n);
+  }
+  EXPECT_EQ(kernels, (std::multiset<std::string>{"mul float32", "sin float32", "add float32"}));
+  EXPECT_TRUE(mentions(e.advice, "3 elementwise kernels")) << joined(e.advice);
+  EXPECT_TRUE(mentions(e.advice, "fuse")) << joined(e.advice);
+
+  const std::string text = e.to_string();
+  for (const auto& name : expected_candidates())
+    EXPECT_NE(text.find(name), std::string::npos) << name << " missing from:\n" << text;
+  for (const auto& k : e.kernels) EXPECT_NE(text.find("kernel " + k.kernel), std::string::npos);
+  EXPECT_NE(text.find("chosen: "), std::string::npos) << text;
+  EXPECT_NE(text.find("advice:"), std::string::npos) << text;
+
+  const auto got = r.to_vector<float>();
+  for (std::int64_t i = 0; i < n; i += 997)
+    ASSERT_NEAR(got[i], ha[i] * hb[i] + std::sin(hc[i]), 1e-4f * (1 + std::fabs(ha[i] * hb[i])))
+        << i;
+}
+
+TEST_F(Explain, OneKernelIsNotAdvisedToFuse) {
+  const Array a = Array::from_vector(values(1000, 1, 0));
+  const Explanation e = explain([&] { (void)(a * a); });
+  ASSERT_EQ(e.kernels.size(), 1u);
+  EXPECT_FALSE(mentions(e.advice, "fuse")) << joined(e.advice);
+}
+
+TEST_F(Explain, TinyHostWorkStaysOffOpenclWhoseLaunchLatencyDominates) {
+  if (!has_opencl()) GTEST_SKIP() << "no opencl:0 to compare the CPU with";
+  const Array a = Array::from_vector(values(16, 1, 0)), b = Array::from_vector(values(16, 2, 1));
+  const Explanation e = explain([&] { (void)(a * b); });
+  ASSERT_EQ(e.kernels.size(), 1u);
+  const KernelReport& k = e.kernels[0];
+  expect_well_formed(k, 16);
+  EXPECT_NE(k.chosen, "opencl:0");
+  const CandidateReport* cl = candidate(k, "opencl:0");
+  const CandidateReport* inline_cpu = candidate(k, "cpu:0/inline");
+  ASSERT_TRUE(cl && inline_cpu);
+  EXPECT_GT(cl->transfer_s, 0);  // host data would have to move there
+  EXPECT_EQ(inline_cpu->transfer_s, 0);
+  EXPECT_GT(cl->launch_s, inline_cpu->launch_s);
+  EXPECT_GT(cl->launch_s + cl->transfer_s, cl->compute_s)
+      << "at 16 elements opencl:0's fixed costs dominate its compute";
+  EXPECT_GT(cl->expected_s, k.candidates.front().expected_s);
+}
+
+TEST_F(Explain, DataResidentOnOpenclCostsTransfersOnlyOnTheCpu) {
+  if (!has_opencl()) GTEST_SKIP() << "no opencl:0 to keep data on";
+  constexpr std::int64_t n = 1'000'000;
+  Array a = Array::from_vector(values(n, 1, 0)), b = Array::from_vector(values(n, 2, 1));
+  {
+    DeviceScope scope("opencl:0");
+    a = a + 0.0f;
+    b = b + 0.0f;
+    (void)(a * b);  // compiled there, so the choice below is not made while compiling
+  }
+  ASSERT_EQ(a.locations(), std::vector<std::string>{"opencl:0"});
+  const Explanation e = explain([&] { (void)(a * b); });
+  ASSERT_EQ(e.kernels.size(), 1u);
+  const KernelReport& k = e.kernels[0];
+  expect_well_formed(k, n);
+  for (const auto& c : k.candidates) {
+    if (c.name == "opencl:0") {
+      EXPECT_EQ(c.transfer_s, 0);
+      EXPECT_TRUE(c.compiled);
+    } else {
+      EXPECT_GT(c.transfer_s, 0) << c.name;
+    }
+  }
+  EXPECT_EQ(k.chosen, "opencl:0") << e.to_string();
+}
+
+TEST_F(Explain, SizeSweepFindsABreakEvenWhereTheChoiceChanges) {
+  int with_break_even = 0;
+  for (const std::int64_t n : {100, 10'000, 1'000'000}) {
+    SCOPED_TRACE(n);
+    const Array a = Array::from_vector(values(n, 1, 0)), b = Array::from_vector(values(n, 2, 1));
+    (void)(a * b);  // compiled on the CPU before it is explained
+    const Explanation e = explain([&] { (void)(a * b); });
+    ASSERT_EQ(e.kernels.size(), 1u);
+    const KernelReport& k = e.kernels[0];
+    expect_well_formed(k, n);
+    if (!k.break_even_elements) continue;
+    ++with_break_even;
+    EXPECT_GT(*k.break_even_elements, 0);
+    EXPECT_NE(*k.break_even_elements, n);
+    EXPECT_TRUE(expected_candidates().count(k.break_even_choice)) << k.break_even_choice;
+    // The ranking's best (what the break-even search starts from) is not what it flips to.
+    EXPECT_NE(k.break_even_choice, k.candidates.front().name);
+    if (k.chosen == k.candidates.front().name) {
+      EXPECT_NE(k.break_even_choice, k.chosen);
+    }
+    EXPECT_TRUE(mentions(e.advice, "break-even")) << joined(e.advice);
+    EXPECT_TRUE(mentions(e.advice, k.break_even_choice)) << joined(e.advice);
+    EXPECT_NE(e.to_string().find("break-even"), std::string::npos);
+  }
+  EXPECT_GE(with_break_even, 1);
+}
+
+TEST_F(Explain, FallbackIsReportedWithWhereTheWorkActuallyRan) {
+  if (!has_opencl()) GTEST_SKIP() << "no opencl:0 to fail";
+  constexpr std::int64_t n = 1'000'000;
+  Array a = Array::from_vector(values(n, 1, 0)), b = Array::from_vector(values(n, 2, 1));
+  {
+    DeviceScope scope("opencl:0");
+    a = a + 0.0f;
+    b = b + 0.0f;
+    (void)(a * b);
+  }
+  runtime::replace_faults("opencl:launch");
+  const Explanation e = explain([&] { (void)(a * b); });
+  ASSERT_EQ(e.kernels.size(), 1u);
+  const KernelReport& k = e.kernels[0];
+  EXPECT_EQ(k.chosen, "opencl:0");
+  EXPECT_EQ(k.fallbacks, 1);
+  EXPECT_EQ(k.ran_on.rfind("cpu:0", 0), 0u) << k.ran_on;
+  EXPECT_TRUE(mentions(e.advice, "failed first")) << joined(e.advice);
+  EXPECT_NE(e.to_string().find("after 1 fallback(s)"), std::string::npos) << e.to_string();
+}
+
+TEST_F(Explain, PinnedWorkSaysSo) {
+  const Array a = Array::from_vector(values(1000, 1, 0));
+  Explanation e;
+  {
+    DeviceScope scope("cpu:0/inline");
+    e = explain([&] { (void)(a * a); });
+  }
+  ASSERT_EQ(e.kernels.size(), 1u);
+  EXPECT_EQ(e.kernels[0].chosen, "cpu:0/inline");
+  EXPECT_EQ(e.kernels[0].ran_on, "cpu:0/inline");
+  EXPECT_NE(e.kernels[0].reason.find("pinned"), std::string::npos) << e.kernels[0].reason;
+  EXPECT_TRUE(e.kernels[0].candidates.empty());
+}
+
+}  // namespace
+}  // namespace switchyard
+namespace switchyard {
+TEST(Probe, Print) {
+  constexpr std::int64_t n = 1'000'000;
+  Array a0 = Array::from_vector(std::vector<float>(n, 1.5f)), b0 = Array::from_vector(std::vector<float>(n, 2.5f));
+  { DeviceScope scope("opencl:0"); (void)(a0 + 0.0f); }
+  runtime::replace_faults("opencl:compile");
+  for (int i = 0; i < 4; ++i) {
+    Array a, b;
+  { DeviceScope scope("opencl:0"); a = a0 + 0.0f; b = b0 + 0.0f; }
+    printf("%s\n", explain([&] { (void)(a - b); }).to_string().c_str());
+    usleep(10000);
+  }
+}
+}

@@ -1,0 +1,498 @@
+// Fallback end to end on the real backends (cpu:0 and opencl:0): every injected fault kind on
+// every backend moves the work to the other one with a correct result and intact inputs, strict
+// mode raises the first device's own error, pinned work never falls back, a device that keeps
+// failing is disabled and no longer tried, out-of-memory retries after trimming pools, injected
+// probabilities repeat exactly, and traces put each stage on its device's track.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "runtime/attempts.hpp"
+#include "runtime/fault_injection.hpp"
+#include "switchyard/switchyard.hpp"
+
+namespace switchyard {
+namespace {
+
+constexpr std::int64_t kResidentElements = 1'000'000;  // big enough that opencl:0 wins
+constexpr std::int64_t kHostElements = 1'000;          // small enough that cpu:0 wins
+
+bool has_opencl() {
+  for (const auto& d : devices())
+    if (d.id() == "opencl:0") return true;
+  return false;
+}
+
+std::optional<DeviceInfo> opencl_info() {
+  for (const auto& d : devices())
+    if (d.id() == "opencl:0") return d;
+  return std::nullopt;
+}
+
+// Two float32 inputs with their host values.
+struct Inputs {
+  Array a, b;
+  std::vector<float> ha, hb;
+};
+
+Inputs host_inputs(std::int64_t n) {
+  Inputs in;
+  in.ha.resize(static_cast<std::size_t>(n));
+  in.hb.resize(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    in.ha[i] = static_cast<float>(i % 97) * 0.25f - 7.0f;
+    in.hb[i] = static_cast<float>(i % 13) + 0.5f;
+  }
+  in.a = Array::from_vector(in.ha);
+  in.b = Array::from_vector(in.hb);
+  return in;
+}
+
+// The same values with their only valid copy on opencl:0 (made there by a pinned `+ 0`), so
+// the scheduler places work on them there. A fallback to the CPU leaves a host copy of its
+// inputs, after which the CPU is rightly preferred: tests that need opencl:0 chosen again take
+// fresh copies. Set faults only after this.
+Inputs only_on_opencl(const Inputs& from) {
+  Inputs in = from;
+  {
+    DeviceScope scope("opencl:0");
+    in.a = from.a + 0.0f;
+    in.b = from.b + 0.0f;
+  }
+  EXPECT_EQ(in.a.locations(), std::vector<std::string>{"opencl:0"});
+  EXPECT_EQ(in.b.locations(), std::vector<std::string>{"opencl:0"});
+  return in;
+}
+
+Inputs resident_on_opencl(std::int64_t n) {
+  return only_on_opencl(host_inputs(n));
+}
+
+// Compiles `a * b` on opencl:0 so that the scheduler does not run it elsewhere while compiling.
+void warm_multiply_on_opencl(const Inputs& in) {
+  DeviceScope scope("opencl:0");
+  (void)(in.a * in.b);
+}
+
+void expect_values(const Array& out, const std::vector<float>& expected) {
+  ASSERT_EQ(out.size(), static_cast<std::int64_t>(expected.size()));
+  const auto got = out.to_vector<float>();
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (got[i] != expected[i] && wrong++ == 0) first = i;
+  EXPECT_EQ(wrong, 0u) << "first at " << first << ": " << got[first] << " != " << expected[first];
+}
+
+std::vector<float> product(const Inputs& in) {
+  std::vector<float> r(in.ha.size());
+  for (std::size_t i = 0; i < r.size(); ++i) r[i] = in.ha[i] * in.hb[i];
+  return r;
+}
+
+void expect_inputs_intact(const Inputs& in) {
+  expect_values(in.a, in.ha);
+  expect_values(in.b, in.hb);
+}
+
+const DeviceMetrics* device_metrics(const Metrics& m, const std::string& id) {
+  for (const auto& d : m.devices)
+    if (d.device == id) return &d;
+  return nullptr;
+}
+
+std::int64_t failures_on(const std::string& id) {
+  const Metrics m = metrics();
+  const DeviceMetrics* d = device_metrics(m, id);
+  return d ? d->failures : 0;
+}
+
+ExecutionRecord last_execution() {
+  const Metrics m = metrics();
+  if (m.recent.empty()) {
+    ADD_FAILURE() << "no execution was recorded";
+    return {};
+  }
+  return m.recent.back();
+}
+
+bool starts_with(const std::string& s, std::string_view prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
+
+template <class E, class F>
+std::string error_message(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected another exception type, got: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << "expected an exception";
+  return "";
+}
+
+void expect_mentions(const std::string& message, std::initializer_list<const char*> fragments) {
+  for (const char* fragment : fragments)
+    EXPECT_NE(message.find(fragment), std::string::npos)
+        << "'" << fragment << "' missing from: " << message;
+}
+
+void clear_faults_and_counts() {
+  runtime::replace_faults("");
+  runtime::device_health().reset();
+  reset_metrics();
+}
+
+class Fallback : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    clear_faults_and_counts();
+    if (!has_opencl()) GTEST_SKIP() << "no opencl:0: fallback between backends needs two devices";
+  }
+  void TearDown() override { clear_faults_and_counts(); }
+};
+
+TEST_F(Fallback, EveryRuntimeFaultOnOpenclMovesTheWorkToTheCpu) {
+  for (const char* kind : {"launch", "oom", "lost"}) {
+    SCOPED_TRACE(kind);
+    clear_faults_and_counts();
+    const Inputs in = resident_on_opencl(kResidentElements);
+    warm_multiply_on_opencl(in);
+    (void)(in.a * in.b);
+    ASSERT_EQ(last_execution().device, "opencl:0")
+        << "precondition: the scheduler places work on opencl-resident data on opencl:0";
+
+    reset_metrics();
+    runtime::replace_faults(std::string("opencl:") + kind);
+    const Array out = in.a * in.b;
+    expect_values(out, product(in));
+    const ExecutionRecord r = last_execution();
+    EXPECT_TRUE(starts_with(r.device, "cpu:0")) << r.device;
+    EXPECT_GE(r.fallbacks, 1);
+    EXPECT_GE(failures_on("opencl:0"), 1);
+    EXPECT_EQ(failures_on("cpu:0"), 0);
+    runtime::replace_faults("");
+    expect_inputs_intact(in);
+  }
+}
+
+TEST_F(Fallback, CompileFaultOnOpenclMovesTheWorkToTheCpu) {
+  // The kernel is new to opencl:0, so the first runs go to the CPU while it compiles in the
+  // background; once that (failed) compile is done the scheduler picks opencl:0, whose compile
+  // error then moves the work back to the CPU.
+  const Inputs in = resident_on_opencl(kResidentElements);
+  std::vector<float> expected(in.ha.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = in.ha[i] - in.hb[i];
+  runtime::replace_faults("opencl:compile");
+  for (int i = 0; i < 100 && failures_on("opencl:0") == 0; ++i) {
+    const Inputs fresh = only_on_opencl(in);
+    const Array out = fresh.a - fresh.b;
+    expect_values(out, expected);
+    EXPECT_TRUE(starts_with(last_execution().device, "cpu:0")) << last_execution().device;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_GE(failures_on("opencl:0"), 1);
+  EXPECT_GE(metrics().totals.fallbacks, 1);
+  runtime::replace_faults("");
+  expect_inputs_intact(in);
+}
+
+TEST_F(Fallback, EveryFaultOnTheCpuMovesTheWorkToOpencl) {
+  // Small host data goes to the CPU first; `a / b` is compiled nowhere yet, so the CPU's compile
+  // stage runs and its compile fault fires.
+  for (const char* kind : {"compile", "launch", "oom", "lost"}) {
+    SCOPED_TRACE(kind);
+    clear_faults_and_counts();
+    const Inputs in = host_inputs(kHostElements);
+    const bool compile = std::string(kind) == "compile";
+    if (!compile) {
+      (void)(in.a * in.b);
+      ASSERT_TRUE(starts_with(last_execution().device, "cpu:0"))
+          << "precondition: small host-resident work runs on the CPU, not "
+          << last_execution().device;
+      reset_metrics();
+    }
+    runtime::replace_faults(std::string("cpu:") + kind);
+    std::vector<float> expected = product(in);
+    Array out;
+    if (compile) {
+      for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = in.ha[i] / in.hb[i];
+      out = in.a / in.b;
+    } else {
+      out = in.a * in.b;
+    }
+    runtime::replace_faults("");
+    expect_values(out, expected);
+    const ExecutionRecord r = last_execution();
+    EXPECT_EQ(r.device, "opencl:0");
+    EXPECT_GE(r.fallbacks, 1);
+    EXPECT_GE(failures_on("cpu:0"), 1);
+    EXPECT_EQ(failures_on("opencl:0"), 0);
+    expect_inputs_intact(in);
+  }
+}
+
+TEST_F(Fallback, WhenEveryDeviceFailsAllDevicesFailedNamesEachAttemptAndCause) {
+  const Inputs in = host_inputs(kHostElements);
+  runtime::replace_faults("opencl:launch,cpu:launch");
+  const std::string message = error_message<AllDevicesFailed>([&] { (void)(in.a * in.b); });
+  expect_mentions(message, {"mul", "2 attempts", "cpu:0 at launch", "opencl:0 at launch",
+                            "DeviceError", "launch failed", "CL_OUT_OF_RESOURCES", "injected"});
+  EXPECT_EQ(failures_on("cpu:0"), 1);
+  EXPECT_EQ(failures_on("opencl:0"), 1);
+  EXPECT_EQ(metrics().totals.count, 0);
+  runtime::replace_faults("");
+  expect_inputs_intact(in);
+}
+
+TEST_F(Fallback, StrictScopeRaisesTheFirstDevicesOwnError) {
+  const Inputs resident = resident_on_opencl(kResidentElements);
+  warm_multiply_on_opencl(resident);
+  const Inputs host = host_inputs(kHostElements);
+  runtime::replace_faults("opencl:launch,cpu:launch");
+  {
+    StrictScope strict;
+    EXPECT_FALSE(fallback_enabled());
+    expect_mentions(error_message<DeviceError>([&] { (void)(resident.a * resident.b); }),
+                    {"CL_OUT_OF_RESOURCES", "injected", "opencl:0"});
+    expect_mentions(error_message<DeviceError>([&] { (void)(host.a * host.b); }),
+                    {"launch failed", "injected", "cpu:0"});
+  }
+  EXPECT_EQ(failures_on("opencl:0"), 0);  // nothing fell back
+  EXPECT_EQ(failures_on("cpu:0"), 0);
+
+  // The same work outside the scope falls back (here onto the other, also failing, device).
+  EXPECT_TRUE(fallback_enabled());
+  EXPECT_THROW((void)(resident.a * resident.b), AllDevicesFailed);
+  runtime::replace_faults("opencl:launch");
+  expect_values(resident.a * resident.b, product(resident));
+  runtime::replace_faults("");
+  expect_inputs_intact(resident);
+  expect_inputs_intact(host);
+}
+
+// SWITCHYARD_FALLBACK is read once per process: this runs in a fresh child.
+TEST_F(Fallback, FallbackVariableOffRaisesTheFirstDevicesOwnError) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        setenv("SWITCHYARD_FALLBACK", "off", 1);
+        const Inputs in = resident_on_opencl(kResidentElements);
+        warm_multiply_on_opencl(in);
+        runtime::replace_faults("opencl:launch");
+        try {
+          (void)(in.a * in.b);
+        } catch (const AllDevicesFailed&) {
+          std::exit(3);
+        } catch (const DeviceError& e) {
+          const bool named = std::string(e.what()).find("CL_OUT_OF_RESOURCES") != std::string::npos;
+          std::exit(named && failures_on("opencl:0") == 0 ? 0 : 2);
+        }
+        std::exit(1);
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+TEST_F(Fallback, PinnedWorkRaisesTheDevicesOwnErrorForEveryFaultKind) {
+  const Inputs in = resident_on_opencl(kResidentElements);
+  warm_multiply_on_opencl(in);
+  reset_metrics();
+  const auto pinned = [&](const char* spec, auto work) {
+    runtime::replace_faults(spec);
+    DeviceScope scope("opencl:0");
+    work();
+  };
+  const auto multiply = [&] { (void)(in.a * in.b); };
+  expect_mentions(error_message<DeviceError>([&] { pinned("opencl:launch", multiply); }),
+                  {"CL_OUT_OF_RESOURCES", "opencl:0"});
+  expect_mentions(error_message<OutOfMemory>([&] { pinned("opencl:oom", multiply); }),
+                  {"CL_MEM_OBJECT_ALLOCATION_FAILURE", "opencl:0"});
+  expect_mentions(error_message<DeviceError>([&] { pinned("opencl:lost", multiply); }),
+                  {"device lost", "opencl:0"});
+  // maximum is compiled nowhere else in this file, so the compile stage runs.
+  expect_mentions(error_message<CompileError>(
+                      [&] { pinned("opencl:compile", [&] { (void)maximum(in.a, in.b); }); }),
+                  {"CL_BUILD_PROGRAM_FAILURE", "opencl:0"});
+  EXPECT_EQ(failures_on("opencl:0"), 0);  // nothing fell back
+  EXPECT_EQ(metrics().totals.count, 0);
+  runtime::replace_faults("");
+  expect_inputs_intact(in);
+}
+
+TEST_F(Fallback, DeviceFailingThreeTimesInARowIsDisabledAndNotTriedAgain) {
+  const Inputs in = resident_on_opencl(kResidentElements);
+  warm_multiply_on_opencl(in);
+  std::vector<Inputs> fresh;  // made before the faults, which would fail their pinned launches
+  for (int i = 0; i < 5; ++i) fresh.push_back(only_on_opencl(in));
+  runtime::replace_faults("opencl:launch");
+  for (int i = 1; i <= 3; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_FALSE(runtime::device_health().disabled("opencl:0"));
+    expect_values(fresh[i - 1].a * fresh[i - 1].b, product(in));
+    EXPECT_EQ(last_execution().fallbacks, 1);
+    EXPECT_EQ(failures_on("opencl:0"), i);
+  }
+  EXPECT_TRUE(runtime::device_health().disabled("opencl:0"));
+  EXPECT_EQ(runtime::device_health().disabled_devices(), std::vector<std::string>{"opencl:0"});
+
+  for (int i = 3; i < 5; ++i) {  // data where opencl:0 would be chosen if it were enabled
+    expect_values(fresh[i].a * fresh[i].b, product(in));
+    const ExecutionRecord r = last_execution();
+    EXPECT_TRUE(starts_with(r.device, "cpu:0")) << r.device;
+    EXPECT_EQ(r.fallbacks, 0) << "a disabled device must not be tried first";
+  }
+  EXPECT_EQ(failures_on("opencl:0"), 3);
+  runtime::replace_faults("");
+  expect_inputs_intact(in);
+}
+
+TEST_F(Fallback, InjectedOutOfMemoryOnTheFirstAllocationStillSucceeds) {
+  const Inputs in = resident_on_opencl(kResidentElements);
+  warm_multiply_on_opencl(in);
+  // Auto placement: the allocation keeps failing on opencl:0, so the work moves to the CPU.
+  runtime::replace_faults("opencl:oom");
+  expect_values(in.a * in.b, product(in));
+  EXPECT_TRUE(starts_with(last_execution().device, "cpu:0"));
+  EXPECT_FALSE(runtime::device_health().disabled("opencl:0"));  // OOM does not count
+
+  // Pinned, with an allocation fault that fires on some draws only: each pinned multiply draws
+  // once for its output, and once more after trimming the pools when the first draw fired. The
+  // outcomes follow the injector's deterministic sequence, replayed here on a standalone copy.
+  const std::string spec = "opencl:oom:0.58";
+  const runtime::FaultInjector replay(runtime::parse_fault_spec(spec));
+  const auto fires = [&] {
+    try {
+      replay.inject(*opencl_info(), runtime::FaultStage::Allocate, 4);
+    } catch (const OutOfMemory&) {
+      return true;
+    }
+    return false;
+  };
+  enum Outcome { Ran, RanAfterTrim, Failed };
+  std::vector<Outcome> expected;
+  for (int i = 0; i < 4; ++i) expected.push_back(!fires() ? Ran : !fires() ? RanAfterTrim : Failed);
+  ASSERT_NE(std::find(expected.begin(), expected.end(), RanAfterTrim), expected.end())
+      << "pick a probability whose sequence has a fault that the retry gets past";
+
+  runtime::replace_faults(spec);
+  DeviceScope scope("opencl:0");
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    SCOPED_TRACE(i);
+    reset_metrics();
+    try {
+      expect_values(in.a * in.b, product(in));
+      EXPECT_NE(expected[i], Failed);
+      EXPECT_EQ(last_execution().device, "opencl:0");
+      EXPECT_EQ(last_execution().fallbacks, 0);
+    } catch (const OutOfMemory&) {
+      EXPECT_EQ(expected[i], Failed);
+    }
+  }
+  runtime::replace_faults("");
+  expect_inputs_intact(in);
+}
+
+TEST_F(Fallback, ProbabilityFaultsFollowTheSameSequenceOnEveryRun) {
+  const Inputs in = resident_on_opencl(kResidentElements);
+  warm_multiply_on_opencl(in);
+  const std::string spec = "opencl:launch:0.5";
+  const auto run_sequence = [&] {
+    runtime::replace_faults("");
+    std::vector<Inputs> fresh;  // made before the faults, which would fail their pinned launches
+    for (int i = 0; i < 8; ++i) fresh.push_back(only_on_opencl(in));
+    runtime::replace_faults(spec);
+    std::vector<bool> fell_back;
+    for (const Inputs& f : fresh) {
+      runtime::device_health().reset();  // three faults in a row must not disable opencl:0
+      expect_values(f.a * f.b, product(in));
+      fell_back.push_back(last_execution().fallbacks > 0);
+    }
+    return fell_back;
+  };
+  const std::vector<bool> first = run_sequence();
+  EXPECT_EQ(run_sequence(), first);
+
+  // The executor's sequence is the injector's: one launch draw per multiply on opencl:0.
+  const runtime::FaultInjector replay(runtime::parse_fault_spec(spec));
+  std::vector<bool> expected;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    try {
+      replay.inject(*opencl_info(), runtime::FaultStage::Launch, 0);
+      expected.push_back(false);
+    } catch (const DeviceError&) {
+      expected.push_back(true);
+    }
+  }
+  EXPECT_EQ(first, expected);
+  EXPECT_NE(std::count(first.begin(), first.end(), true), 0);
+  EXPECT_NE(std::count(first.begin(), first.end(), false), 0);
+}
+
+// tid of the track whose thread_name starts with `device_id`, or -1.
+int track_of(const nlohmann::json& trace, const std::string& device_id) {
+  for (const auto& e : trace["traceEvents"])
+    if (e["ph"] == "M" && e["name"] == "thread_name" &&
+        starts_with(e["args"]["name"].get<std::string>(), device_id + " "))
+      return e["tid"];
+  return -1;
+}
+
+TEST_F(Fallback, TraceShowsCompileTransferAndExecuteOnEachDevicesTrack) {
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("switchyard_fallback_trace_" + std::to_string(getpid()) + ".json");
+  const Inputs in = host_inputs(kHostElements);
+  start_trace(path.string());
+  Array on_opencl, on_cpu;
+  {
+    // minimum and negative run nowhere else in this file: both compile here.
+    DeviceScope scope("opencl:0");
+    on_opencl = minimum(in.a, in.b);  // host -> opencl:0 transfers
+  }
+  {
+    DeviceScope scope("cpu:0");
+    on_cpu = -on_opencl;  // opencl:0 -> host transfer
+  }
+  stop_trace();
+
+  std::ifstream file(path);
+  ASSERT_TRUE(file) << path;
+  const nlohmann::json trace = nlohmann::json::parse(file);
+  std::filesystem::remove(path);
+  const int cl_tid = track_of(trace, "opencl:0");
+  const int cpu_tid = track_of(trace, "cpu:0");
+  ASSERT_GE(cl_tid, 0);
+  ASSERT_GE(cpu_tid, 0);
+  EXPECT_NE(cl_tid, cpu_tid);
+  std::set<std::string> cl_stages, cpu_stages;
+  for (const auto& e : trace["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    EXPECT_GE(e["dur"].get<double>(), 0);
+    if (e["tid"] == cl_tid) cl_stages.insert(e["cat"].get<std::string>());
+    if (e["tid"] == cpu_tid) cpu_stages.insert(e["cat"].get<std::string>());
+  }
+  const std::set<std::string> all = {"compile", "transfer", "execute"};
+  EXPECT_EQ(cl_stages, all);
+  EXPECT_EQ(cpu_stages, all);
+
+  std::vector<float> expected(in.ha.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = -std::min(in.ha[i], in.hb[i]);
+  expect_values(on_cpu, expected);
+}
+
+}  // namespace
+}  // namespace switchyard
