@@ -78,8 +78,8 @@ void throw_all_failed(const std::vector<Attempt>& attempts, std::string_view lab
 std::string fallback_message(const Attempt& failed, std::string_view label,
                              std::string_view next_device) {
   return "switchyard: " + std::string(label) + " failed on " + failed.device + " at " +
-         failed.stage + " (" + failed.error_type + ": " + failed.message + "); trying " +
-         std::string(next_device);
+         failed.stage + " (" + failed.error_type + ": " + failed.message + "); " +
+         (next_device.empty() ? "no device left to try" : "trying " + std::string(next_device));
 }
 
 void log_fallback(const Attempt& failed, std::string_view label, std::string_view next_device) {

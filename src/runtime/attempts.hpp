@@ -31,7 +31,8 @@ Attempt make_attempt(std::string device, std::string_view stage, const std::exce
 // with its cause, in the order they were made.
 [[noreturn]] void throw_all_failed(const std::vector<Attempt>& attempts, std::string_view label);
 
-// "switchyard: add f32 failed on opencl:0 at launch (DeviceError: ...); trying cpu:0"
+// "switchyard: add f32 failed on opencl:0 at launch (DeviceError: ...); trying cpu:0", ending
+// "no device left to try" when `next_device` is empty.
 std::string fallback_message(const Attempt& failed, std::string_view label,
                              std::string_view next_device);
 // Writes fallback_message to stderr: a fallback is never silent.

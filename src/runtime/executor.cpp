@@ -1,5 +1,6 @@
 #include "runtime/executor.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -93,19 +94,19 @@ void timed_launch(Device& device, std::string_view label, StageTimes& t, const L
 class Plan {
  public:
   Plan(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label) : w_(w) {
-    Placement& placement = Placement::instance();
+    const Choices& choices = Placement::instance().current();
+    candidates_ = &choices.candidates;
     if (pinned.device) {
       // Pinned work is not scheduled, but what it measures still teaches the scheduler.
       first_ = pinned;
-      learner_ = placement.scheduler();
-      for (const Candidate& c : placement.candidates())
-        if (c.device == pinned.device && c.parallelism == pinned.parallelism)
-          first_.model = c.model;
+      learner_ = choices.scheduler.get();
+      for (const Candidate& c : choices.candidates)
+        if (c.device == pinned.device && c.parallelism == pinned.parallelism) first_.model = c.model;
       return;
     }
-    scheduler_ = learner_ = placement.scheduler();
+    scheduler_ = learner_ = choices.scheduler.get();
     if (!scheduler_) {
-      rest_ = placement.priority_order();
+      rest_ = Placement::instance().priority_order();
       first_ = rest_.front();
       rest_.erase(rest_.begin());
       return;
@@ -114,14 +115,14 @@ class Plan {
     compiled_.resize(models.size());
     bool all_compiled = true;
     for (std::size_t i = 0; i < models.size(); ++i) {
-      compiled_[i] = ready(*placement.candidate(static_cast<int>(i)).device, w.signature);
+      compiled_[i] = ready(*choices.candidates[i].device, w.signature);
       all_compiled = all_compiled && compiled_[i];
     }
-    first_ = placement.candidate(scheduler_->choose(w, compiled_));
+    first_ = choices.candidates[scheduler_->choose(w, compiled_)];
     reason_ = scheduler_->cached_reason(w, compiled_).value_or(scheduler::Reason::LowestPredicted);
     if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
       const auto decision = scheduler_->decide(w, compiled_);
-      background_ = placement.candidate(decision.ranking.front().candidate).device;
+      background_ = choices.candidates[decision.ranking.front().candidate].device;
       compile_in_background(*background_, *kernel, label);
     }
   }
@@ -132,7 +133,7 @@ class Plan {
     if (!ranked_ && scheduler_) {
       ranked_ = true;
       for (const auto& e : scheduler_->decide(w_, compiled_).ranking)
-        rest_.push_back(Placement::instance().candidate(e.candidate));
+        rest_.push_back((*candidates_)[e.candidate]);
     }
     while (!rest_.empty()) {
       const Candidate c = rest_.front();
@@ -153,6 +154,7 @@ class Plan {
 
  private:
   const scheduler::Workload& w_;
+  const std::vector<Candidate>* candidates_;  // of the scheduler this plan uses
   scheduler::Scheduler* scheduler_ = nullptr;
   scheduler::Scheduler* learner_ = nullptr;
   std::vector<bool> compiled_;
@@ -170,13 +172,16 @@ Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::strin
               const Attempt_& attempt) {
   const auto start = TraceClock::now();
   Plan plan(w, kernel, label);
-  ExplainRecorder* explain = ExplainRecorder::active();
-  if (explain)
-    explain->begin(w, label, plan.scheduler(), plan.compiled(), plan.first(), plan.reason(),
-                   plan.compiling_in_background());
   std::vector<runtime::Attempt> attempts;
   std::vector<Device*> failed_devices;
   std::optional<Candidate> candidate = plan.first();
+  // A device disabled for failing repeatedly is not tried again, unless the work is pinned there.
+  if (plan.more_possible() && device_health().disabled(candidate->device->info().id()))
+    candidate = plan.next(failed_devices);
+  ExplainRecorder* explain = ExplainRecorder::active();
+  if (explain && candidate)
+    explain->begin(w, label, plan.scheduler(), plan.compiled(), *candidate, plan.reason(),
+                   plan.compiling_in_background());
   while (candidate) {
     Device& device = *candidate->device;
     std::string_view stage = "allocate";
@@ -189,7 +194,9 @@ Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::strin
       if (plan.learner() && candidate->model >= 0) {
         const auto& model = plan.learner()->models()[candidate->model];
         predicted_s = scheduler::predict(w, model, model.id.device, t.cache_hit).total_s();
-        plan.learner()->record(w, candidate->model, t.execute_s);
+        // A kernel's first launch after preparing pays one-off costs (lazy driver state, first
+        // touch of workspaces): history keeps steady-state times only.
+        if (t.cache_hit) plan.learner()->record(w, candidate->model, t.execute_s);
       }
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,

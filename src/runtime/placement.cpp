@@ -1,17 +1,17 @@
 #include "runtime/placement.hpp"
-#include "core/log.hpp"
-
-#include <cstdio>
 
 #include "backends/registry.hpp"
 #include "core/config.hpp"
+#include "core/log.hpp"
 #include "runtime/fault_injection.hpp"
-#include "switchyard/fallback.hpp"
 #include "scheduler/calibration.hpp"
-#include "scheduler/profile.hpp"
 #include "switchyard/error.hpp"
+#include "switchyard/fallback.hpp"
 
 namespace switchyard::runtime {
+
+using scheduler::CalibrationDepth;
+using scheduler::CalibrationScope;
 
 Placement& Placement::instance() {
   static Placement placement;
@@ -22,38 +22,62 @@ Placement::Placement() {
   // Runtime settings are checked before any work runs (ConfigError on a bad value).
   fallback_enabled();
   if (const char* faults = env_value("SWITCHYARD_FAULT")) parse_fault_spec(faults);
-  scheduler::Profile profile;
   try {
-    profile = scheduler::load_or_calibrate(scheduler::CalibrationDepth::Quick);
+    const auto profile = scheduler::load_or_calibrate(CalibrationDepth::Quick, {},
+                                                      CalibrationScope::HostOnly);
+    install(profile);
+    if (!scheduler::devices_uncalibrated(profile)) return;
   } catch (const ConfigError&) {
     throw;
   } catch (const Error& e) {
     log(LogLevel::Warn,
         std::string("calibration failed (") + e.what() + "); placing work by backend priority");
+    install({});
     return;
   }
+  background_ = std::thread([this] {
+    try {
+      install(scheduler::load_or_calibrate(CalibrationDepth::Quick, {},
+                                           CalibrationScope::DevicesOnly));
+    } catch (const std::exception& e) {
+      log(LogLevel::Warn, std::string("device calibration failed: ") + e.what());
+    }
+  });
+}
+
+void Placement::install(const scheduler::Profile& profile) {
+  auto choices = std::make_unique<Choices>();
   auto models = scheduler::scheduler_models(profile);
-  if (models.empty()) return;
   const auto devices = Registry::instance().devices();
   for (const auto& m : models) {
     Device* d = devices[m.id.device];
     const Parallelism p = !d->info().host_addressable ? Parallelism::Auto
                           : m.id.inline_cpu           ? Parallelism::Inline
                                                       : Parallelism::Parallel;
-    candidates_.push_back({d, p, static_cast<int>(candidates_.size())});
+    choices->candidates.push_back({d, p, static_cast<int>(choices->candidates.size())});
   }
-  scheduler::SchedulerOptions options;
-  options.memory_reserve = memory_reserve_fraction();
-  scheduler_ = std::make_unique<scheduler::Scheduler>(std::move(models), options);
-  scheduler_->history() = profile.history;
+  if (!models.empty()) {
+    scheduler::SchedulerOptions options;
+    options.memory_reserve = memory_reserve_fraction();
+    choices->scheduler = std::make_unique<scheduler::Scheduler>(std::move(models), options);
+    // What this process measured so far wins over the saved history.
+    const Choices* previous = current_.load(std::memory_order_acquire);
+    choices->scheduler->history() = previous && previous->scheduler
+                                        ? previous->scheduler->history()
+                                        : profile.history;
+  }
+  all_.push_back(std::move(choices));
+  current_.store(all_.back().get(), std::memory_order_release);
 }
 
 Placement::~Placement() {
-  if (!scheduler_) return;
+  if (background_.joinable()) background_.join();
+  const Choices& now = current();
+  if (!now.scheduler) return;
   try {
     auto profile = scheduler::load_profile();
-    scheduler::save_profile(profile ? profile->models : scheduler_->models(),
-                            scheduler_->history());
+    scheduler::save_profile(profile ? profile->models : now.scheduler->models(),
+                            now.scheduler->history());
   } catch (const std::exception& e) {
     log(LogLevel::Warn, std::string("could not save the execution history: ") + e.what());
   }

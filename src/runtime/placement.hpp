@@ -1,15 +1,19 @@
 // Where work can run: the candidates (each usable device; the CPU twice, inline and parallel),
 // the process's scheduler over their calibrated models, and the residency of a workload's
-// inputs. The scheduler is built on first use from the saved profile, or from a quick
-// calibration when there is none; its history is saved back at exit.
+// inputs. Built on first use from the saved profile. Without one, the host is calibrated at once
+// (about 0.1 s) and the other devices in the background, since a device's first kernel build
+// alone can take most of a second: until their models exist, work stays on the host.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <span>
+#include <thread>
 #include <vector>
 
 #include "backends/backend.hpp"
 #include "runtime/buffer.hpp"
+#include "scheduler/profile.hpp"
 #include "scheduler/scheduler.hpp"
 
 namespace switchyard::runtime {
@@ -17,28 +21,36 @@ namespace switchyard::runtime {
 struct Candidate {
   Device* device = nullptr;
   Parallelism parallelism = Parallelism::Auto;
-  int model = -1;  // index into the scheduler's models; -1 when not scheduled (pinned)
+  int model = -1;  // index into the scheduler's models; -1 when not scheduled
+};
+
+// A scheduler and the candidates its models stand for (parallel to its models). Replaced whole
+// when background calibration adds devices; old ones live until exit, so a reader's pointer
+// stays valid.
+struct Choices {
+  std::unique_ptr<scheduler::Scheduler> scheduler;  // null when no model could be had
+  std::vector<Candidate> candidates;
 };
 
 class Placement {
  public:
-  // The process's placement; throws what calibration throws only for configuration errors.
+  // The process's placement; throws ConfigError for bad settings.
   static Placement& instance();
 
-  // Null when no model could be had (every calibration failed): work then follows the
-  // registry's priority order.
-  scheduler::Scheduler* scheduler() { return scheduler_.get(); }
-  const Candidate& candidate(int model) const { return candidates_[model]; }
-  std::span<const Candidate> candidates() const { return candidates_; }
+  const Choices& current() const { return *current_.load(std::memory_order_acquire); }
+  scheduler::Scheduler* scheduler() const { return current().scheduler.get(); }
   // Candidates in the registry's priority order, for when there is no scheduler.
   std::vector<Candidate> priority_order() const;
 
-  ~Placement();  // saves the history with the profile
+  ~Placement();  // waits for background calibration, saves the history with the profile
 
  private:
   Placement();
-  std::unique_ptr<scheduler::Scheduler> scheduler_;
-  std::vector<Candidate> candidates_;  // parallel to the scheduler's models
+  void install(const scheduler::Profile& profile);
+
+  std::vector<std::unique_ptr<Choices>> all_;  // every Choices ever installed (owner)
+  std::atomic<const Choices*> current_{nullptr};
+  std::thread background_;
 };
 
 // Fills w.inputs with where each buffer's valid copies are (bit i = Registry::devices()[i]),

@@ -154,10 +154,16 @@ Profile parse(const std::string& text, const fs::path& path, const MachineIdenti
   return p;
 }
 
-// Candidates of the registry's devices (what the scheduler will ask for) that have no model.
-std::vector<std::pair<Device*, bool>> uncalibrated(const std::vector<DeviceModel>& models) {
+// Candidates of the registry's devices (what the scheduler will ask for) in `scope` that have no
+// model.
+std::vector<std::pair<Device*, bool>> uncalibrated(const std::vector<DeviceModel>& models,
+                                                   CalibrationScope scope) {
   std::vector<std::pair<Device*, bool>> missing;
   for (Device* d : Registry::instance().devices()) {
+    const bool host = d->info().host_addressable;
+    if ((scope == CalibrationScope::HostOnly && !host) ||
+        (scope == CalibrationScope::DevicesOnly && host))
+      continue;
     const bool cpu = d->info().backend == "cpu";
     for (bool inline_cpu : cpu ? std::vector{true, false} : std::vector{false}) {
       const std::string name = candidate_name(d->info(), inline_cpu);
@@ -245,11 +251,16 @@ std::optional<Profile> load_profile(const fs::path& path, const MachineIdentity&
   return std::nullopt;
 }
 
-Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& progress) {
+bool devices_uncalibrated(const Profile& profile) {
+  return !uncalibrated(profile.models, CalibrationScope::DevicesOnly).empty();
+}
+
+Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& progress,
+                          CalibrationScope scope) {
   const fs::path path = profile_path();
   std::optional<Profile> loaded = load_profile(path);
   Profile profile = loaded ? std::move(*loaded) : Profile{};
-  const auto missing = uncalibrated(profile.models);
+  const auto missing = uncalibrated(profile.models, scope);
   if (missing.empty()) return profile;
   for (const auto& [device, inline_cpu] : missing) {
     try {

@@ -67,9 +67,17 @@ void save_profile(const std::vector<DeviceModel>& models, const History& history
 std::optional<Profile> load_profile(const std::filesystem::path& path = profile_path(),
                                     const MachineIdentity& identity = current_identity());
 
-// The profile, calibrating (at `depth`) whatever it lacks: everything when there is no usable
-// file, or only the candidates of devices added since. Saves what it measured (a write failure
-// is one warning: the models still serve this process).
-Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& progress = {});
+// Which devices load_or_calibrate measures: all, only the host (cheap: nothing to compile), or
+// only the others (whose first kernel build dominates a quick calibration).
+enum class CalibrationScope { All, HostOnly, DevicesOnly };
+
+// The profile, calibrating (at `depth`) whatever it lacks within `scope`: everything when there
+// is no usable file, or only the candidates of devices added since. Saves what it measured (a
+// write failure is one warning: the models still serve this process).
+Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& progress = {},
+                          CalibrationScope scope = CalibrationScope::All);
+
+// Whether the profile lacks a model for some usable device outside the host.
+bool devices_uncalibrated(const Profile& profile);
 
 }  // namespace switchyard::scheduler
