@@ -101,7 +101,8 @@ class Plan {
       first_ = pinned;
       learner_ = choices.scheduler.get();
       for (const Candidate& c : choices.candidates)
-        if (c.device == pinned.device && c.parallelism == pinned.parallelism) first_.model = c.model;
+        if (c.device == pinned.device && c.parallelism == pinned.parallelism)
+          first_.model = c.model;
       return;
     }
     scheduler_ = learner_ = choices.scheduler.get();
