@@ -12,6 +12,7 @@
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "switchyard/error.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
@@ -22,8 +23,8 @@ using ir::OpCode;
 using ir::ReduceOp;
 using ir::ReduceOver;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using testing_support::kInf;
+using testing_support::kNaN;
 constexpr DType kAllDTypes[] = {DType::Bool, DType::Int32, DType::Int64, DType::Float32,
                                 DType::Float64};
 

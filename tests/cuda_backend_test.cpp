@@ -22,11 +22,11 @@
 #include "codegen/codegen.hpp"
 #include "runtime/kernel_cache.hpp"
 #include "switchyard/error.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
 
-namespace fs = std::filesystem;
 using ir::KernelBuilder;
 using ir::Layout;
 using ir::OpCode;
@@ -127,18 +127,7 @@ TEST(CudaMemoryPool, DestructionReleasesCachedBlocks) {
 #define SKIP_WITHOUT_NVRTC() \
   if (!cuda::nvrtc_library().available()) GTEST_SKIP() << cuda::nvrtc_library().unavailable_reason
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "cuda-backend-test-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing_support::TempDir;
 
 bool is_elf(const std::vector<std::byte>& image) {
   return image.size() > 4 && std::memcmp(image.data(),

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "switchyard/switchyard.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
@@ -9,15 +10,9 @@ namespace {
 // Runs f, expects exception E, and checks the message mentions every fragment.
 template <class E, class F>
 void expect_error(F&& f, std::initializer_list<const char*> fragments) {
-  try {
-    f();
-    ADD_FAILURE() << "expected an exception";
-  } catch (const E& e) {
-    const std::string msg = e.what();
-    for (const char* frag : fragments)
-      EXPECT_NE(msg.find(frag), std::string::npos) << "'" << frag << "' missing from: " << msg;
-    EXPECT_NE(msg.find("expected"), std::string::npos) << msg;
-  }
+  const std::string message = testing_support::error_message<E>(std::forward<F>(f));
+  testing_support::expect_mentions(message, fragments);
+  EXPECT_NE(message.find("expected"), std::string::npos) << message;
 }
 
 TEST(Errors, MismatchedShapesNameBothShapes) {

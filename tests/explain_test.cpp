@@ -4,40 +4,21 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <set>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "runtime/attempts.hpp"
 #include "runtime/fault_injection.hpp"
-#include "runtime/placement.hpp"
-#include "scheduler/scheduler.hpp"
 #include "switchyard/switchyard.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
 
-bool has_opencl() {
-  for (const auto& d : devices())
-    if (d.id() == "opencl:0") return true;
-  return false;
-}
-
-// Whether the scheduler has a model of opencl:0 (without a saved profile, devices other than
-// the host are calibrated in the background and work stays on the host until then).
-bool scheduler_knows_opencl() {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  do {
-    if (const scheduler::Scheduler* s = runtime::Placement::instance().scheduler())
-      for (const auto& m : s->models())
-        if (m.name == "opencl:0") return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  } while (std::chrono::steady_clock::now() < deadline);
-  return false;
-}
+using testing_support::has_opencl;
+using testing_support::scheduler_knows_opencl;
 
 // Every candidate the scheduler ranks on this machine.
 std::set<std::string> expected_candidates() {

@@ -14,7 +14,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <set>
 #include <string>
 #include <thread>
@@ -25,6 +24,7 @@
 #include "runtime/placement.hpp"
 #include "scheduler/scheduler.hpp"
 #include "switchyard/switchyard.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
@@ -32,30 +32,11 @@ namespace {
 constexpr std::int64_t kResidentElements = 1'000'000;  // big enough that opencl:0 wins
 constexpr std::int64_t kHostElements = 1'000;          // small enough that cpu:0 wins
 
-bool has_opencl() {
-  for (const auto& d : devices())
-    if (d.id() == "opencl:0") return true;
-  return false;
-}
-
-// Whether the scheduler has a model of opencl:0 (without a saved profile, devices other than
-// the host are calibrated in the background and work stays on the host until then).
-bool scheduler_knows_opencl() {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-  do {
-    if (const scheduler::Scheduler* s = runtime::Placement::instance().scheduler())
-      for (const auto& m : s->models())
-        if (m.name == "opencl:0") return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  } while (std::chrono::steady_clock::now() < deadline);
-  return false;
-}
-
-std::optional<DeviceInfo> opencl_info() {
-  for (const auto& d : devices())
-    if (d.id() == "opencl:0") return d;
-  return std::nullopt;
-}
+using testing_support::error_message;
+using testing_support::expect_mentions;
+using testing_support::find_device;
+using testing_support::has_opencl;
+using testing_support::scheduler_knows_opencl;
 
 // Two float32 inputs with their host values.
 struct Inputs {
@@ -145,26 +126,6 @@ ExecutionRecord last_execution() {
 
 bool starts_with(const std::string& s, std::string_view prefix) {
   return s.rfind(prefix, 0) == 0;
-}
-
-template <class E, class F>
-std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  } catch (const std::exception& e) {
-    ADD_FAILURE() << "expected another exception type, got: " << e.what();
-    return "";
-  }
-  ADD_FAILURE() << "expected an exception";
-  return "";
-}
-
-void expect_mentions(const std::string& message, std::initializer_list<const char*> fragments) {
-  for (const char* fragment : fragments)
-    EXPECT_NE(message.find(fragment), std::string::npos)
-        << "'" << fragment << "' missing from: " << message;
 }
 
 void clear_faults_and_counts() {
@@ -430,7 +391,7 @@ TEST_F(Fallback, InjectedOutOfMemoryOnTheFirstAllocationStillSucceeds) {
   const runtime::FaultInjector replay(runtime::parse_fault_spec(spec));
   const auto fires = [&] {
     try {
-      replay.inject(*opencl_info(), runtime::FaultStage::Allocate, 4);
+      replay.inject(*find_device("opencl:0"), runtime::FaultStage::Allocate, 4);
     } catch (const OutOfMemory&) {
       return true;
     }
@@ -485,7 +446,7 @@ TEST_F(Fallback, ProbabilityFaultsFollowTheSameSequenceOnEveryRun) {
   std::vector<bool> expected;
   for (std::size_t i = 0; i < first.size(); ++i) {
     try {
-      replay.inject(*opencl_info(), runtime::FaultStage::Launch, 0);
+      replay.inject(*find_device("opencl:0"), runtime::FaultStage::Launch, 0);
       expected.push_back(false);
     } catch (const DeviceError&) {
       expected.push_back(true);

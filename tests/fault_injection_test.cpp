@@ -13,6 +13,7 @@
 #include "runtime/fault_injection.hpp"
 #include "switchyard/error.hpp"
 #include "switchyard/fallback.hpp"
+#include "test_support.hpp"
 
 namespace switchyard::runtime {
 namespace {
@@ -25,23 +26,8 @@ DeviceInfo device(std::string backend, int index = 0) {
   return d;
 }
 
-// Runs f, expects exception E, and returns its message (empty when nothing was thrown).
-template <class E, class F>
-std::string error_message(F&& f) {
-  try {
-    f();
-  } catch (const E& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an exception";
-  return "";
-}
-
-void expect_mentions(const std::string& message, std::initializer_list<const char*> fragments) {
-  for (const char* fragment : fragments)
-    EXPECT_NE(message.find(fragment), std::string::npos)
-        << "'" << fragment << "' missing from: " << message;
-}
+using testing_support::error_message;
+using testing_support::expect_mentions;
 
 TEST(FaultSpec, ParsesEveryValidForm) {
   const auto one = parse_fault_spec("opencl:launch");

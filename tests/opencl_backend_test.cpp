@@ -16,6 +16,7 @@
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
 #include "switchyard/error.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
@@ -26,7 +27,7 @@ using ir::OpCode;
 using ir::ReduceOp;
 using ir::ReduceOver;
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using testing_support::kNaN;
 
 class OpenCLBackend : public ::testing::Test {
  protected:
@@ -55,6 +56,15 @@ class OpenCLBackend : public ::testing::Test {
     device_->copy_to_host(host.data(), m, 0, n * sizeof(T));
     device_->free(m);
     return host;
+  }
+  // Float32 or float64 (t) copies of float values, for library ops tested at both precisions.
+  DeviceMemory upload_as(DType t, const std::vector<float>& v) {
+    return t == DType::Float32 ? upload(v) : upload(std::vector<double>(v.begin(), v.end()));
+  }
+  std::vector<double> download_as_double(DType t, DeviceMemory m, std::size_t n) {
+    if (t == DType::Float64) return download<double>(m, n);
+    const auto r = download<float>(m, n);
+    return {r.begin(), r.end()};
   }
 
   // Runs `k` over `shape`; returns output 0 as T (count elements).
@@ -429,15 +439,12 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
         std::vector<double> want;
         naive_gemm(ta, tb, m, n, k, af, bf, want);
         auto exe = device_->prepare(LibraryOp{LibraryOp::Kind::Gemm, t, ta, tb});
-        auto mem = [&](const std::vector<float>& v) {
-          return t == DType::Float32 ? upload(v) : upload(std::vector<double>(v.begin(), v.end()));
-        };
         LibraryArgs args{m,
                          n,
                          k,
-                         {mem(af), t, 0, {}},
-                         {mem(bf), t, 0, {}},
-                         {mem(std::vector<float>(m * n, NAN)), t, 0, {}},
+                         {upload_as(t, af), t, 0, {}},
+                         {upload_as(t, bf), t, 0, {}},
+                         {upload_as(t, std::vector<float>(m * n, NAN)), t, 0, {}},
                          ta ? m : k,
                          tb ? k : n,
                          n};
@@ -445,13 +452,7 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
         device_->synchronize();
         device_->free(args.a.memory);
         device_->free(args.b.memory);
-        std::vector<double> got;
-        if (t == DType::Float32) {
-          const auto r = download<float>(args.c.memory, m * n);
-          got.assign(r.begin(), r.end());
-        } else {
-          got = download<double>(args.c.memory, m * n);
-        }
+        const std::vector<double> got = download_as_double(t, args.c.memory, m * n);
         for (int i = 0; i < m * n; ++i)
           ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i]))) << name(t) << ta << tb;
       }
@@ -461,15 +462,12 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
       // y (m) = op(A) x: op(A) is m × n, stored n × m when transposed.
       naive_gemm(ta, false, m, 1, n, af, xf, want);
       auto exe = device_->prepare(LibraryOp{LibraryOp::Kind::Gemv, t, ta, false});
-      auto mem = [&](const std::vector<float>& v) {
-        return t == DType::Float32 ? upload(v) : upload(std::vector<double>(v.begin(), v.end()));
-      };
       LibraryArgs args{m,
                        n,
                        0,
-                       {mem(af), t, 0, {}},
-                       {mem(xf), t, 0, {}},
-                       {mem(std::vector<float>(m, NAN)), t, 0, {}},
+                       {upload_as(t, af), t, 0, {}},
+                       {upload_as(t, xf), t, 0, {}},
+                       {upload_as(t, std::vector<float>(m, NAN)), t, 0, {}},
                        ta ? m : n,
                        0,
                        0};
@@ -477,13 +475,7 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
       device_->synchronize();
       device_->free(args.a.memory);
       device_->free(args.b.memory);
-      std::vector<double> got;
-      if (t == DType::Float32) {
-        const auto r = download<float>(args.c.memory, m);
-        got.assign(r.begin(), r.end());
-      } else {
-        got = download<double>(args.c.memory, m);
-      }
+      const std::vector<double> got = download_as_double(t, args.c.memory, m);
       for (int i = 0; i < m; ++i) ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i])));
     }
   }

@@ -1,32 +1,16 @@
 // The registry honours SWITCHYARD_BACKEND and SWITCHYARD_DISABLE and rejects bad values.
 #include <gtest/gtest.h>
 
-#include <cstdlib>
-#include <optional>
 #include <string>
 
 #include "backends/registry.hpp"
 #include "switchyard/error.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
 
-// Sets an environment variable for one test and restores it after.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value, 1);
-  }
-  ~ScopedEnv() {
-    if (old_) setenv(name_, old_->c_str(), 1);
-    else unsetenv(name_);
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
+using testing_support::ScopedEnv;
 
 TEST(Registry, ListsEveryBackendAndTheCpuIsUsable) {
   ScopedEnv backend("SWITCHYARD_BACKEND", "auto");
@@ -101,6 +85,8 @@ TEST(Registry, ForcingADisabledBackendIsAnError) {
 
 namespace switchyard {
 namespace {
+
+using testing_support::ScopedEnv;
 
 TEST(Registry, BadMemoryReserveIsAnErrorNamingTheRange) {
   ScopedEnv reserve("SWITCHYARD_MEMORY_RESERVE", "1.5");

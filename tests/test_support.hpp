@@ -1,0 +1,117 @@
+// Helpers that several test files need: scoped environment variables and temporary directories,
+// checks on error messages, and whether a device is present and modelled by the scheduler.
+#pragma once
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <exception>
+#include <filesystem>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+#include "runtime/placement.hpp"
+#include "scheduler/scheduler.hpp"
+#include "switchyard/switchyard.hpp"
+
+namespace switchyard::testing_support {
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// ---- the process's surroundings
+
+// Sets an environment variable (or unsets it, for a null value) for one scope and restores the
+// previous value after.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    value ? ::setenv(name, value, 1) : ::unsetenv(name);
+  }
+  ~ScopedEnv() { old_ ? ::setenv(name_, old_->c_str(), 1) : ::unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+// A fresh directory under the system's temporary directory, removed with everything in it at the
+// end of the scope.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "switchyard-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("mkdtemp failed for " + pattern);
+    path_ = pattern;
+  }
+  ~TempDir() { std::filesystem::remove_all(path_); }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// ---- errors
+
+// Runs f, expects exception E, and returns its message; empty (with a test failure recorded)
+// when f throws nothing or another std::exception.
+template <class E, class F>
+std::string error_message(F&& f) {
+  try {
+    f();
+  } catch (const E& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "expected another exception type, got: " << e.what();
+    return "";
+  }
+  ADD_FAILURE() << "expected an exception";
+  return "";
+}
+
+inline void expect_mentions(const std::string& message,
+                            std::initializer_list<const char*> fragments) {
+  for (const char* fragment : fragments)
+    EXPECT_NE(message.find(fragment), std::string::npos)
+        << "'" << fragment << "' missing from: " << message;
+}
+
+// ---- devices
+
+inline std::optional<DeviceInfo> find_device(const std::string& id) {
+  for (const auto& d : devices())
+    if (d.id() == id) return d;
+  return std::nullopt;
+}
+
+inline bool has_opencl() {
+  return find_device("opencl:0").has_value();
+}
+
+// Whether the scheduler has a model of opencl:0, waiting up to 30 s for one: without a saved
+// profile, devices other than the host are calibrated in the background and work stays on the
+// host until then.
+inline bool scheduler_knows_opencl() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  do {
+    if (const scheduler::Scheduler* s = runtime::Placement::instance().scheduler())
+      for (const auto& m : s->models())
+        if (m.name == "opencl:0") return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } while (std::chrono::steady_clock::now() < deadline);
+  return false;
+}
+
+}  // namespace switchyard::testing_support
