@@ -24,3 +24,7 @@ for i in 1 2 3 4 5; do
   rm -rf "$dir"
 done
 python3 "$(dirname "$0")/report.py" --cache "${cold[*]}" "${warm[*]}"
+
+echo
+echo "Regret: auto vs every fixed candidate, workloads x sizes x where the inputs live (1-2 min)"
+"$build/bench/regret_bench"

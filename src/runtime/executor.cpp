@@ -197,7 +197,7 @@ Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::strin
         predicted_s = scheduler::predict(w, model, model.id.device, t.cache_hit).total_s();
         // A kernel's first launch after preparing pays one-off costs (lazy driver state, first
         // touch of workspaces): history keeps steady-state times only.
-        if (t.cache_hit) plan.learner()->record(w, candidate->model, t.execute_s);
+        if (t.cache_hit) plan.learner()->record(w, candidate->model, t.execute_s, t.transfer_s);
       }
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,

@@ -54,7 +54,8 @@ CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index,
   if (!compiled) cost.compile_s = m.compile_base_s + m.compile_per_op_s * w.ir_operations;
   for (const auto& in : w.inputs) cost.transfer_s += input_transfer_s(in, m, device_index, sources);
   if (w.result_to_host && !m.host_addressable)
-    cost.transfer_s += d2h_s(m, static_cast<double>(w.bytes_written));
+    cost.result_transfer_s = d2h_s(m, static_cast<double>(w.bytes_written));
+  cost.transfer_s += cost.result_transfer_s;
   cost.launch_s = m.launch_s;
   cost.compute_s = compute_s(w, m);
   return cost;

@@ -12,7 +12,8 @@ namespace switchyard::scheduler {
 
 struct CostBreakdown {
   double compile_s = 0;
-  double transfer_s = 0;
+  double transfer_s = 0;         // inputs in, and the result back when the caller needs it
+  double result_transfer_s = 0;  // the result-back part of transfer_s
   double launch_s = 0;
   double compute_s = 0;
   double total_s() const { return compile_s + transfer_s + launch_s + compute_s; }

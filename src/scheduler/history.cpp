@@ -11,6 +11,13 @@ namespace {
 // An estimate "moves" when it leaves this band around the value caches last saw: small drift is
 // not worth redoing cached decisions.
 constexpr double kGenerationBand = 0.10;
+// ... nor is drift within the estimate's own noise: a move must also exceed this many standard
+// errors of the median (1.2533·sigma/sqrt(n) for normal data). Without it, noisy series (PoCL
+// launches on a loaded machine, sub-microsecond CPU runs) moved by 10% on almost every sample
+// and each move invalidated every cached decision: interleaving runs on all candidates put the
+// scheduler's slow path (~0.5 us) on nearly every eager op.
+constexpr double kGenerationStandardErrors = 2.0;
+constexpr double kMedianStandardError = 1.2533;
 // 1.4826·MAD estimates the standard deviation of normal data; 3 of those is the usual cut-off.
 constexpr double kOutlierSigmas = 3.0;
 constexpr double kMadToSigma = 1.4826;
@@ -25,12 +32,14 @@ double median(std::vector<double> v) {
 
 // Median of the samples left after dropping those further than 3 sigma (by MAD) from the median.
 // When more than half the samples are equal, MAD is 0 and only those equal ones are kept.
-double robust_estimate(const std::vector<double>& samples) {
+// `sigma_s` receives the samples' spread (1.4826·MAD).
+double robust_estimate(const std::vector<double>& samples, double& sigma_s) {
   const double m = median(samples);
   std::vector<double> deviations;
   deviations.reserve(samples.size());
   for (double x : samples) deviations.push_back(std::abs(x - m));
-  const double limit = kOutlierSigmas * kMadToSigma * median(deviations);
+  sigma_s = kMadToSigma * median(deviations);
+  const double limit = kOutlierSigmas * sigma_s;
   std::vector<double> kept;
   kept.reserve(samples.size());
   for (double x : samples)
@@ -71,6 +80,7 @@ History& History::operator=(const History& other) {
   std::scoped_lock lock(mutex_, other.mutex_);
   series_ = other.series_;
   generation_ = std::max(generation(), other.generation()) + 1;
+  replaced_.fetch_add(1, std::memory_order_acq_rel);
   return *this;
 }
 
@@ -78,7 +88,10 @@ void History::add_sample(Series& series, double seconds) {
   series.samples_s.push_back(seconds);
   if (series.samples_s.size() > static_cast<std::size_t>(kWindow))
     series.samples_s.erase(series.samples_s.begin());
-  series.estimate_s = robust_estimate(series.samples_s);
+  double sigma_s = 0;
+  series.estimate_s = robust_estimate(series.samples_s, sigma_s);
+  series.noise_s =
+      kMedianStandardError * sigma_s / std::sqrt(static_cast<double>(series.samples_s.size()));
 }
 
 void History::record(const HistoryKey& key, double seconds) {
@@ -89,9 +102,11 @@ void History::record(const HistoryKey& key, double seconds) {
   // estimate: that moves decisions as much as a moving estimate does.
   const bool count_grows = series.samples_s.size() < static_cast<std::size_t>(kWindow);
   add_sample(series, seconds);
-  const double band_s = kGenerationBand * series.published_s;
+  const double band_s =
+      std::max(kGenerationBand * series.published_s, kGenerationStandardErrors * series.noise_s);
   if (count_grows || std::abs(series.estimate_s - series.published_s) > band_s) {
     series.published_s = series.estimate_s;
+    stripes_[stripe(key.signature, key.bucket)].fetch_add(1, std::memory_order_acq_rel);
     generation_.fetch_add(1, std::memory_order_acq_rel);
   }
 }

@@ -4,6 +4,7 @@
 // decay (a bounded window, newest kept). Persisted with the profile.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -39,9 +40,18 @@ class History {
   std::optional<double> estimate(const HistoryKey& key) const;
   int samples(const HistoryKey& key) const;
   // Bumped whenever a key's sample count grows (until its window is full) or its estimate moves
-  // by more than 10% from the value it had at the last bump: decision caches compare it.
+  // from the value it had at the last bump by more than 10% and by more than two standard errors
+  // (noise is no news): decision caches compare it.
   // Lock-free: read on the scheduler's hot path.
   std::uint64_t generation() const { return generation_.load(std::memory_order_acquire); }
+  // The same, moved only by keys of this signature and bucket (and by replacing the whole
+  // history): what a decision about them depends on, so a noisy series of another kernel does
+  // not send every cached decision back to the slow path. Striped: keys sharing a stripe move
+  // each other's, which costs only a redundant re-decision. Lock-free.
+  std::uint64_t generation(std::uint64_t signature, int bucket) const {
+    return replaced_.load(std::memory_order_acquire) +
+           stripes_[stripe(signature, bucket)].load(std::memory_order_acquire);
+  }
 
   // An array of {"signature": "<16 hex digits>", "bucket", "candidate", "samples": [s, ...]}.
   nlohmann::json to_json() const;
@@ -53,12 +63,20 @@ class History {
     std::vector<double> samples_s;  // oldest first, at most kWindow
     double estimate_s = 0;          // robust estimate of samples_s
     double published_s = 0;         // estimate at the last generation bump for this key
+    double noise_s = 0;             // standard error of estimate_s (from the samples' MAD)
   };
   static void add_sample(Series& series, double seconds);  // caller holds the lock
+
+  static constexpr std::size_t kStripes = 1024;
+  static std::size_t stripe(std::uint64_t signature, int bucket) {
+    return ((signature ^ static_cast<std::uint64_t>(bucket)) * 0x9e3779b97f4a7c15ull) >> 54;
+  }
 
   mutable std::mutex mutex_;  // guards series_
   std::map<HistoryKey, Series> series_;
   std::atomic<std::uint64_t> generation_ = 0;
+  std::atomic<std::uint64_t> replaced_ = 0;  // bumped when the whole history is replaced
+  std::array<std::atomic<std::uint64_t>, kStripes> stripes_{};
 };
 
 }  // namespace switchyard::scheduler

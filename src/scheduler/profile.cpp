@@ -266,8 +266,8 @@ Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& pro
     try {
       profile.models.push_back(calibrate(*device, inline_cpu, depth, progress));
     } catch (const std::exception& e) {
-      log(LogLevel::Warn, "calibration: " + candidate_name(device->info(), inline_cpu) +
-                              " left out: " + e.what());
+      log(LogLevel::Warn,
+          "calibration: " + candidate_name(device->info(), inline_cpu) + " left out: " + e.what());
     }
   }
   try {

@@ -35,6 +35,15 @@ bool is_compiled(const std::vector<bool>& compiled, std::size_t c) {
   return c >= compiled.size() || compiled[c];
 }
 
+// The history key of whole runs (inputs moved in + execute) for where the inputs are now: the
+// signature mixed with every input's residency (FNV-1a over the words).
+std::uint64_t placed_signature(const Workload& w) {
+  std::uint64_t h = w.signature ^ 0xcbf29ce484222325ull;
+  for (const auto& in : w.inputs)
+    h = (h ^ (in.device_mask | std::uint64_t{in.on_host} << 32)) * 0x100000001b3ull;
+  return h;
+}
+
 }  // namespace
 
 std::string_view describe(Reason r) {
@@ -82,17 +91,24 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
     e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
     e.fits = fits(w, m, options_.memory_reserve);
     // History replaces the model's execute time (launch + compute) in proportion to how many
-    // samples back it; compile and transfers stay predicted (see record()).
-    const HistoryKey key{w.signature, bucket, m.name};
-    const int samples = history_.samples(key);
-    double execute_s = e.predicted.launch_s + e.predicted.compute_s;
-    if (samples > 0) {
-      e.measured_s = history_.estimate(key);
+    // samples back it; then whole runs measured with the inputs where they are now replace
+    // execute + moving the inputs in the same way. Compile and the result's trip back to the
+    // host stay predicted (see record()).
+    const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
+      const int samples = history_.samples(key);
+      if (samples == 0) return modelled_s;
+      const double measured_s = *history_.estimate(key);
+      if (out) *out = measured_s;
       const double trust =
           std::min(1.0, static_cast<double>(samples) / options_.history_trust_samples);
-      execute_s = trust * *e.measured_s + (1 - trust) * execute_s;
-    }
-    e.expected_s = e.predicted.compile_s + e.predicted.transfer_s + execute_s;
+      return trust * measured_s + (1 - trust) * modelled_s;
+    };
+    const double execute_s = blend({w.signature, bucket, m.name},
+                                   e.predicted.launch_s + e.predicted.compute_s, &e.measured_s);
+    const double inputs_in_s = e.predicted.transfer_s - e.predicted.result_transfer_s;
+    const double run_s =
+        blend({placed_signature(w), bucket, m.name}, inputs_in_s + execute_s, nullptr);
+    e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
     d.ranking.push_back(std::move(e));
   }
   // Fitting first, then by expected time; equal times go to the lower index (determinism).
@@ -149,7 +165,9 @@ std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& c
 // about 30 ns of CPU (median, 4 candidates, 3 inputs) in bench/scheduler_bench.cpp.
 int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled) {
   const std::uint64_t key = cache_key(w, compiled);
-  const std::uint64_t generation = history_.generation();
+  const int bucket = size_bucket(w.elements);
+  const std::uint64_t generation =
+      history_.generation(w.signature, bucket) + history_.generation(placed_signature(w), bucket);
   std::optional<int> previous;
   {
     std::shared_lock lock(cache_mutex_);
@@ -195,8 +213,12 @@ Decision Scheduler::redecide(const Workload& w, const std::vector<bool>& compile
   return d;
 }
 
-void Scheduler::record(const Workload& w, int candidate, double seconds) {
-  history_.record({w.signature, size_bucket(w.elements), models_.at(candidate).name}, seconds);
+void Scheduler::record(const Workload& w, int candidate, double seconds,
+                       std::optional<double> transfer_s) {
+  const int bucket = size_bucket(w.elements);
+  const std::string& name = models_.at(candidate).name;
+  history_.record({w.signature, bucket, name}, seconds);
+  if (transfer_s) history_.record({placed_signature(w), bucket, name}, seconds + *transfer_s);
 }
 
 }  // namespace switchyard::scheduler

@@ -77,10 +77,14 @@ class Scheduler {
   std::optional<Reason> cached_reason(const Workload& w,
                                       const std::vector<bool>& compiled = {}) const;
 
-  // `seconds`: the measured execute time (launch + compute) of w on `candidate`. Compile and
-  // transfer times are left out: they depend on the kernel cache and on where the inputs were,
-  // which history is not keyed by, so the model keeps predicting them.
-  void record(const Workload& w, int candidate, double seconds);
+  // `seconds`: the measured execute time (launch + compute) of w on `candidate`, kept per
+  // (signature, size bucket, candidate). With `transfer_s` (the time spent moving its inputs
+  // there), the whole run is also kept per residency of w's inputs: the model's copy figures
+  // (one latency, one bandwidth measured out of the caches) missed copies of cached data by
+  // 2-3x on PoCL. Compile time is left out (it depends on the kernel cache), and so is the
+  // result's trip to the host (it happens later, if at all): the model keeps predicting them.
+  void record(const Workload& w, int candidate, double seconds,
+              std::optional<double> transfer_s = std::nullopt);
 
   // The size (elements) nearest to w.elements at which the chosen candidate changes, searching
   // a factor of 10^4 each way (bytes and flops scaled with the elements, every candidate
@@ -91,7 +95,8 @@ class Scheduler {
   struct CachedChoice {
     int candidate;
     Reason reason;
-    std::uint64_t generation;  // History::generation() when decided
+    std::uint64_t generation;  // the sum of History::generation(signature, bucket) of the
+                               // plain and the residency keys when decided
   };
   static constexpr std::size_t kMaxCachedDecisions = 4096;  // bounds memory for endless shapes
 
