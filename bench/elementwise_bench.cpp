@@ -78,6 +78,15 @@ void BM_TinyEagerAdd(benchmark::State& state) {
   state.SetLabel("n=16");
 }
 
+// The same op pinned to the CPU on the caller's thread: the scheduler's share of an eager op is
+// the difference between the two.
+void BM_TinyEagerAddPinned(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
+  sy::DeviceScope scope("cpu:0/inline");
+  for (auto _ : state) benchmark::DoNotOptimize(a + b);
+  state.SetLabel("n=16, cpu:0/inline");
+}
+
 }  // namespace
 
 BENCHMARK(BM_Triad)->Apply(sizes);
@@ -86,4 +95,5 @@ BENCHMARK(BM_MulAddSinFused)->Apply(sizes);
 BENCHMARK(BM_MulAddSinThreePasses)->Apply(sizes);
 BENCHMARK(BM_Sum)->Apply(sizes);
 BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_TinyEagerAddPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

@@ -1,5 +1,6 @@
 #include "expr/kernel_ir.hpp"
 
+#define XXH_STATIC_LINKING_ONLY  // XXH64_state_t on the stack
 #include <xxhash.h>
 
 #include <array>
@@ -17,18 +18,20 @@ struct OpInfo {
 };
 
 constexpr std::array<OpInfo, kOpCodeCount> kOps = {{
-    {"load", 0, false},  {"scalar", 0, false}, {"neg", 1, false},   {"abs", 1, false},
-    {"sign", 1, false},  {"not", 1, false},    {"exp", 1, true},    {"log", 1, true},
-    {"sqrt", 1, false},  {"sin", 1, true},     {"cos", 1, true},    {"tan", 1, true},
-    {"tanh", 1, true},   {"floor", 1, false},  {"ceil", 1, false},  {"cast", 1, false},
-    {"add", 2, false},   {"sub", 2, false},    {"mul", 2, false},   {"div", 2, false},
-    {"floordiv", 2, false}, {"mod", 2, false}, {"pow", 2, true},    {"min", 2, false},
-    {"max", 2, false},   {"atan2", 2, true},   {"eq", 2, false},    {"ne", 2, false},
-    {"lt", 2, false},    {"le", 2, false},     {"gt", 2, false},    {"ge", 2, false},
-    {"and", 2, false},   {"or", 2, false},     {"xor", 2, false},   {"where", 3, false},
+    {"load", 0, false},     {"scalar", 0, false}, {"neg", 1, false},  {"abs", 1, false},
+    {"sign", 1, false},     {"not", 1, false},    {"exp", 1, true},   {"log", 1, true},
+    {"sqrt", 1, false},     {"sin", 1, true},     {"cos", 1, true},   {"tan", 1, true},
+    {"tanh", 1, true},      {"floor", 1, false},  {"ceil", 1, false}, {"cast", 1, false},
+    {"add", 2, false},      {"sub", 2, false},    {"mul", 2, false},  {"div", 2, false},
+    {"floordiv", 2, false}, {"mod", 2, false},    {"pow", 2, true},   {"min", 2, false},
+    {"max", 2, false},      {"atan2", 2, true},   {"eq", 2, false},   {"ne", 2, false},
+    {"lt", 2, false},       {"le", 2, false},     {"gt", 2, false},   {"ge", 2, false},
+    {"and", 2, false},      {"or", 2, false},     {"xor", 2, false},  {"where", 3, false},
 }};
 
-const OpInfo& info(OpCode op) { return kOps[static_cast<int>(op)]; }
+const OpInfo& info(OpCode op) {
+  return kOps[static_cast<int>(op)];
+}
 
 [[noreturn]] void invalid(const std::string& what) {
   throw ValueError("invalid kernel IR: " + what);
@@ -36,10 +39,18 @@ const OpInfo& info(OpCode op) { return kOps[static_cast<int>(op)]; }
 
 }  // namespace
 
-std::string_view name(OpCode op) { return info(op).name; }
-int arity(OpCode op) { return info(op).arity; }
-bool is_transcendental(OpCode op) { return info(op).transcendental; }
-bool is_comparison(OpCode op) { return op >= OpCode::Eq && op <= OpCode::Ge; }
+std::string_view name(OpCode op) {
+  return info(op).name;
+}
+int arity(OpCode op) {
+  return info(op).arity;
+}
+bool is_transcendental(OpCode op) {
+  return info(op).transcendental;
+}
+bool is_comparison(OpCode op) {
+  return op >= OpCode::Eq && op <= OpCode::Ge;
+}
 
 std::string_view name(ReduceOp op) {
   static constexpr std::string_view kNames[] = {"sum", "prod", "min", "max", "argmin", "argmax"};
@@ -49,20 +60,28 @@ std::string_view name(ReduceOp op) {
 DType reduce_result(ReduceOp op, DType t) {
   switch (op) {
     case ReduceOp::Sum:
-    case ReduceOp::Prod: return is_floating(t) ? t : DType::Int64;
+    case ReduceOp::Prod:
+      return is_floating(t) ? t : DType::Int64;
     case ReduceOp::ArgMin:
-    case ReduceOp::ArgMax: return DType::Int64;
+    case ReduceOp::ArgMax:
+      return DType::Int64;
     case ReduceOp::Min:
-    case ReduceOp::Max: return t;
+    case ReduceOp::Max:
+      return t;
   }
   return t;
 }
 
 std::uint64_t Kernel::hash() const {
-  // Canonical encoding: a version tag, then every field as fixed-width little-endian bytes.
-  std::string bytes = "swyd-ir-1";
-  auto put = [&bytes](std::int64_t v) {
-    for (int i = 0; i < 8; ++i) bytes.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+  // Canonical encoding, streamed: a version tag, then every field as a fixed-width
+  // little-endian integer. Runs for every eager op, so it must not allocate.
+  XXH64_state_t state;
+  XXH64_reset(&state, 0);
+  XXH64_update(&state, "swyd-ir-1", 9);
+  auto put = [&state](std::int64_t v) {
+    unsigned char bytes[8];
+    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>((v >> (8 * i)) & 0xff);
+    XXH64_update(&state, bytes, sizeof bytes);
   };
   put(static_cast<std::int64_t>(inputs.size()));
   for (const auto& in : inputs) put(static_cast<int>(in.dtype) << 8 | static_cast<int>(in.layout));
@@ -77,7 +96,7 @@ std::uint64_t Kernel::hash() const {
   for (const auto& o : outputs) put(o.value), put(static_cast<int>(o.dtype));
   put(has_reduction ? 1 + (static_cast<int>(reduction.op) << 8 | static_cast<int>(reduction.over))
                     : 0);
-  return XXH64(bytes.data(), bytes.size(), 0);
+  return XXH64_digest(&state);
 }
 
 void Kernel::validate() const {
@@ -128,8 +147,10 @@ std::string to_string(const Kernel& k) {
     const Instr& i = k.body[v];
     s += "%" + std::to_string(v) + " = " + std::string(name(i.op)) + " " +
          std::string(switchyard::name(i.dtype));
-    if (i.op == OpCode::Load) s += " in" + std::to_string(i.a);
-    else if (i.op == OpCode::Scalar) s += " s" + std::to_string(i.a);
+    if (i.op == OpCode::Load)
+      s += " in" + std::to_string(i.a);
+    else if (i.op == OpCode::Scalar)
+      s += " s" + std::to_string(i.a);
     else {
       const std::int32_t operands[3] = {i.a, i.b, i.c};
       for (int j = 0; j < arity(i.op); ++j) s += " %" + std::to_string(operands[j]);
@@ -146,13 +167,15 @@ std::string to_string(const Kernel& k) {
 
 std::int32_t KernelBuilder::load(DType dtype, Layout layout) {
   kernel_.inputs.push_back({dtype, layout});
-  kernel_.body.push_back({OpCode::Load, dtype, static_cast<std::int32_t>(kernel_.inputs.size() - 1)});
+  kernel_.body.push_back(
+      {OpCode::Load, dtype, static_cast<std::int32_t>(kernel_.inputs.size() - 1)});
   return static_cast<std::int32_t>(kernel_.body.size() - 1);
 }
 
 std::int32_t KernelBuilder::scalar(DType dtype) {
   kernel_.scalars.push_back(dtype);
-  kernel_.body.push_back({OpCode::Scalar, dtype, static_cast<std::int32_t>(kernel_.scalars.size() - 1)});
+  kernel_.body.push_back(
+      {OpCode::Scalar, dtype, static_cast<std::int32_t>(kernel_.scalars.size() - 1)});
   return static_cast<std::int32_t>(kernel_.body.size() - 1);
 }
 
@@ -176,7 +199,9 @@ std::int32_t KernelBuilder::where(std::int32_t cond, std::int32_t a, std::int32_
   return static_cast<std::int32_t>(kernel_.body.size() - 1);
 }
 
-void KernelBuilder::output(std::int32_t value) { kernel_.outputs.push_back({value, dtype(value)}); }
+void KernelBuilder::output(std::int32_t value) {
+  kernel_.outputs.push_back({value, dtype(value)});
+}
 
 void KernelBuilder::reduce(ReduceOp op, ReduceOver over) {
   kernel_.has_reduction = true;

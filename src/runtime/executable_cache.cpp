@@ -83,8 +83,9 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
 
 }  // namespace
 
-Prepared prepare(Device& device, const ir::Kernel& kernel, std::string_view label) {
-  return prepare_cached(device, kernel.hash(), kernel, label);
+Prepared prepare(Device& device, const ir::Kernel& kernel, std::uint64_t kernel_hash,
+                 std::string_view label) {
+  return prepare_cached(device, kernel_hash, kernel, label);
 }
 
 Prepared prepare(Device& device, const LibraryOp& op, std::string_view label) {

@@ -20,7 +20,9 @@ struct Prepared {
 
 // The executable, compiled now when absent (timed, traced, and open to injected compile faults).
 // A compile error propagates and leaves no entry, so a later call tries again.
-Prepared prepare(Device& device, const ir::Kernel& kernel, std::string_view label);
+// `kernel_hash` is kernel.hash(), which the caller has already computed.
+Prepared prepare(Device& device, const ir::Kernel& kernel, std::uint64_t kernel_hash,
+                 std::string_view label);
 Prepared prepare(Device& device, const LibraryOp& op, std::string_view label);
 
 // Whether the kernel is compiled and in memory for the device (devices that compile nothing,

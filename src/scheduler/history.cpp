@@ -1,6 +1,7 @@
 #include "scheduler/history.hpp"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -22,11 +23,15 @@ constexpr double kMedianStandardError = 1.2533;
 constexpr double kOutlierSigmas = 3.0;
 constexpr double kMadToSigma = 1.4826;
 
-double median(std::vector<double> v) {
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
+// Samples fit on the stack (at most kWindow): the estimate is recomputed on every record, which
+// the executor makes for every kernel it runs, so it must not allocate.
+using Window = std::array<double, History::kWindow>;
+
+double median(Window v, std::size_t n) {
+  const std::size_t mid = n / 2;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.begin() + n);
   const double upper = v[mid];
-  if (v.size() % 2 == 1) return upper;
+  if (n % 2 == 1) return upper;
   return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
 }
 
@@ -34,17 +39,17 @@ double median(std::vector<double> v) {
 // When more than half the samples are equal, MAD is 0 and only those equal ones are kept.
 // `sigma_s` receives the samples' spread (1.4826·MAD).
 double robust_estimate(const std::vector<double>& samples, double& sigma_s) {
-  const double m = median(samples);
-  std::vector<double> deviations;
-  deviations.reserve(samples.size());
-  for (double x : samples) deviations.push_back(std::abs(x - m));
-  sigma_s = kMadToSigma * median(deviations);
+  Window values{}, deviations{}, kept{};
+  const std::size_t n = std::min(samples.size(), values.size());
+  std::copy_n(samples.begin(), n, values.begin());
+  const double m = median(values, n);
+  for (std::size_t i = 0; i < n; ++i) deviations[i] = std::abs(values[i] - m);
+  sigma_s = kMadToSigma * median(deviations, n);
   const double limit = kOutlierSigmas * sigma_s;
-  std::vector<double> kept;
-  kept.reserve(samples.size());
-  for (double x : samples)
-    if (std::abs(x - m) <= limit) kept.push_back(x);
-  return median(kept);  // never empty: at least half the samples deviate by <= MAD
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (deviations[i] <= limit) kept[k++] = values[i];
+  return median(kept, k);  // never empty: at least half the samples deviate by <= MAD
 }
 
 std::string to_hex(std::uint64_t v) {
