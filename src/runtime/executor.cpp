@@ -133,8 +133,7 @@ class Plan {
       compiled_[i] = ready(*choices.candidates[i].device, w.signature);
       all_compiled = all_compiled && compiled_[i];
     }
-    first_ = choices.candidates[scheduler_->choose(w, compiled_)];
-    reason_ = scheduler_->cached_reason(w, compiled_).value_or(scheduler::Reason::LowestPredicted);
+    first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_)];
     if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
       const auto decision = scheduler_->decide(w, compiled_);
       background_ = choices.candidates[decision.ranking.front().candidate].device;

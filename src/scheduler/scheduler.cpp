@@ -163,7 +163,7 @@ std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& c
 
 // The hot path: a cache hit is one hash of a few words, one shared lock and one map lookup;
 // about 30 ns of CPU (median, 4 candidates, 3 inputs) in bench/scheduler_bench.cpp.
-int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled) {
+int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reason* reason) {
   const std::uint64_t key = cache_key(w, compiled);
   const int bucket = size_bucket(w.elements);
   const std::uint64_t generation =
@@ -173,7 +173,10 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled) {
     std::shared_lock lock(cache_mutex_);
     const auto it = decisions_.find(key);
     if (it != decisions_.end()) {
-      if (it->second.generation == generation) return it->second.candidate;
+      if (it->second.generation == generation) {
+        if (reason) *reason = it->second.reason;
+        return it->second.candidate;
+      }
       previous = it->second.candidate;
     }
   }
@@ -181,6 +184,7 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled) {
   std::unique_lock lock(cache_mutex_);
   if (decisions_.size() >= kMaxCachedDecisions) decisions_.clear();
   decisions_[key] = {d.chosen, d.reason, generation};
+  if (reason) *reason = d.reason;
   return d.chosen;
 }
 

@@ -71,7 +71,8 @@ class Scheduler {
   // Hot path: the cached choice for (signature, size bucket, residency, result-to-host, which
   // candidates are compiled), falling back to decide() on a miss or when history has moved since
   // it was cached; a previous choice is then kept unless beaten by the hysteresis margin.
-  int choose(const Workload& w, const std::vector<bool>& compiled = {});
+  // `reason`, when given, receives why (as cached_reason() would, without a second lookup).
+  int choose(const Workload& w, const std::vector<bool>& compiled = {}, Reason* reason = nullptr);
   // Why choose() last picked what it did for this key (KeptByHysteresis shows only here, since
   // decide() has no memory); nullopt before the first choose().
   std::optional<Reason> cached_reason(const Workload& w,
