@@ -24,7 +24,7 @@ def devices(path):
     for name in sorted(rows):
         for n, b in sorted(rows[name].items()):
             gbs = b.get("bytes_per_second", 0) / 1e9
-            print(f"{name[3:]:<28} {n if n else '-':>10} {b['real_time']:>9.1f} {b['time_unit']:<2} "
+            print(f"{name[3:]:<28} {n if n else '-':>10} {b['real_time']:>9.3f} {b['time_unit']:<2} "
                   f"{gbs:>8.1f}" if gbs else
                   f"{name[3:]:<28} {n if n else '-':>10} {b['real_time']:>9.1f} {b['time_unit']:<2}")
 
