@@ -345,21 +345,33 @@ DeviceModel calibrate(Device& device, bool inline_cpu, CalibrationDepth depth,
   return model;
 }
 
-std::vector<DeviceModel> calibrate_all(CalibrationDepth depth,
-                                       const CalibrationProgress& progress) {
-  std::vector<DeviceModel> models;
+std::vector<CandidateRef> all_candidates() {
+  std::vector<CandidateRef> candidates;
   for (Device* device : Registry::instance().devices()) {
-    const bool cpu = device->info().backend == "cpu";
-    for (bool inline_cpu : cpu ? std::vector{true, false} : std::vector{false}) {
-      try {
-        models.push_back(calibrate(*device, inline_cpu, depth, progress));
-      } catch (const std::exception& e) {
-        log(LogLevel::Warn, "calibration: " + candidate_name(device->info(), inline_cpu) +
-                                " left out: " + e.what());
-      }
+    if (device->info().host_addressable) candidates.push_back({device, true});
+    candidates.push_back({device, false});
+  }
+  return candidates;
+}
+
+std::vector<DeviceModel> calibrate_candidates(std::span<const CandidateRef> candidates,
+                                              CalibrationDepth depth,
+                                              const CalibrationProgress& progress) {
+  std::vector<DeviceModel> models;
+  for (const auto& [device, inline_cpu] : candidates) {
+    try {
+      models.push_back(calibrate(*device, inline_cpu, depth, progress));
+    } catch (const std::exception& e) {
+      log(LogLevel::Warn,
+          "calibration: " + candidate_name(device->info(), inline_cpu) + " left out: " + e.what());
     }
   }
   return models;
+}
+
+std::vector<DeviceModel> calibrate_all(CalibrationDepth depth,
+                                       const CalibrationProgress& progress) {
+  return calibrate_candidates(all_candidates(), depth, progress);
 }
 
 }  // namespace switchyard::scheduler

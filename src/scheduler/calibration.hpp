@@ -8,6 +8,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,8 +34,22 @@ std::string candidate_name(const DeviceInfo& info, bool inline_cpu);
 DeviceModel calibrate(Device& device, bool inline_cpu, CalibrationDepth depth,
                       const CalibrationProgress& progress = {});
 
-// Every candidate of every usable device in the registry, in registry order; the CPU gives
-// two (inline, then parallel). A device whose probes fail is left out with one warning.
+// A candidate to calibrate: a device, and for the host whether inline (true) or parallel.
+struct CandidateRef {
+  Device* device;
+  bool inline_cpu;
+};
+
+// Every candidate of every usable device in the registry, in registry order; the host gives
+// two (inline, then parallel).
+std::vector<CandidateRef> all_candidates();
+
+// Measures each candidate; one whose probes fail is left out with one warning.
+std::vector<DeviceModel> calibrate_candidates(std::span<const CandidateRef> candidates,
+                                              CalibrationDepth depth,
+                                              const CalibrationProgress& progress = {});
+
+// calibrate_candidates(all_candidates(), ...).
 std::vector<DeviceModel> calibrate_all(CalibrationDepth depth,
                                        const CalibrationProgress& progress = {});
 

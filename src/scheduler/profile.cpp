@@ -156,21 +156,18 @@ Profile parse(const std::string& text, const fs::path& path, const MachineIdenti
 
 // Candidates of the registry's devices (what the scheduler will ask for) in `scope` that have no
 // model.
-std::vector<std::pair<Device*, bool>> uncalibrated(const std::vector<DeviceModel>& models,
-                                                   CalibrationScope scope) {
-  std::vector<std::pair<Device*, bool>> missing;
-  for (Device* d : Registry::instance().devices()) {
-    const bool host = d->info().host_addressable;
+std::vector<CandidateRef> uncalibrated(const std::vector<DeviceModel>& models,
+                                       CalibrationScope scope) {
+  std::vector<CandidateRef> missing;
+  for (const CandidateRef& c : all_candidates()) {
+    const bool host = c.device->info().host_addressable;
     if ((scope == CalibrationScope::HostOnly && !host) ||
         (scope == CalibrationScope::DevicesOnly && host))
       continue;
-    const bool cpu = d->info().backend == "cpu";
-    for (bool inline_cpu : cpu ? std::vector{true, false} : std::vector{false}) {
-      const std::string name = candidate_name(d->info(), inline_cpu);
-      if (std::none_of(models.begin(), models.end(),
-                       [&](const DeviceModel& m) { return m.name == name; }))
-        missing.emplace_back(d, inline_cpu);
-    }
+    const std::string name = candidate_name(c.device->info(), c.inline_cpu);
+    if (std::none_of(models.begin(), models.end(),
+                     [&](const DeviceModel& m) { return m.name == name; }))
+      missing.push_back(c);
   }
   return missing;
 }
@@ -262,14 +259,8 @@ Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& pro
   Profile profile = loaded ? std::move(*loaded) : Profile{};
   const auto missing = uncalibrated(profile.models, scope);
   if (missing.empty()) return profile;
-  for (const auto& [device, inline_cpu] : missing) {
-    try {
-      profile.models.push_back(calibrate(*device, inline_cpu, depth, progress));
-    } catch (const std::exception& e) {
-      log(LogLevel::Warn,
-          "calibration: " + candidate_name(device->info(), inline_cpu) + " left out: " + e.what());
-    }
-  }
+  for (DeviceModel& m : calibrate_candidates(missing, depth, progress))
+    profile.models.push_back(std::move(m));
   try {
     save_profile(profile.models, profile.history, path);
   } catch (const Error& e) {
