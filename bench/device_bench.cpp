@@ -32,7 +32,8 @@ sy::ir::Kernel probe_kernel() {
   const auto a = b.load(t, sy::ir::Layout::Contiguous), c = b.load(t, sy::ir::Layout::Contiguous);
   const auto s = b.unary(sy::ir::OpCode::Sin, c, t);
   const auto m = b.binary(sy::ir::OpCode::Mul, a, s, t);
-  b.output(b.binary(sy::ir::OpCode::Add, m, b.unary(sy::ir::OpCode::Sqrt, b.unary(sy::ir::OpCode::Abs, a, t), t), t));
+  b.output(b.binary(sy::ir::OpCode::Add, m,
+                    b.unary(sy::ir::OpCode::Sqrt, b.unary(sy::ir::OpCode::Abs, a, t), t), t));
   return b.build();
 }
 
@@ -80,7 +81,8 @@ int cache_probe() {
     if (d->info().backend != "opencl") continue;
     const auto start = std::chrono::steady_clock::now();
     d->prepare(probe_kernel());
-    std::printf("%.6f\n", std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    std::printf("%.6f\n",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return 0;
   }
   std::fprintf(stderr, "no usable OpenCL device\n");
@@ -100,8 +102,8 @@ int main(int argc, char** argv) {
         ->Unit(benchmark::kMicrosecond)
         ->UseRealTime();
     for (const char* name : {"BM_HostToDevice/", "BM_DeviceToHost/"}) {
-      auto* b = benchmark::RegisterBenchmark(
-          (std::string(name) + id).c_str(), name[7] == 'T' ? BM_HostToDevice : BM_DeviceToHost, d);
+      auto* b = benchmark::RegisterBenchmark((std::string(name) + id).c_str(),
+                                             name[7] == 'T' ? BM_HostToDevice : BM_DeviceToHost, d);
       b->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMicrosecond)->UseRealTime();
     }
   }

@@ -34,7 +34,8 @@ void BM_Triad(benchmark::State& state) {
 }
 
 void BM_Add(benchmark::State& state) {
-  const sy::Array a = sy::Array::uniform({state.range(0)}, 1), b = sy::Array::uniform({state.range(0)}, 2);
+  const sy::Array a = sy::Array::uniform({state.range(0)}, 1),
+                  b = sy::Array::uniform({state.range(0)}, 2);
   for (auto _ : state) benchmark::DoNotOptimize(a + b);
   set_bytes(state, 3);
 }
@@ -42,14 +43,16 @@ void BM_Add(benchmark::State& state) {
 // a*b + sin(c) built directly as one Kernel IR (one pass over memory).
 void BM_MulAddSinFused(benchmark::State& state) {
   const std::int64_t n = state.range(0);
-  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2), c = sy::Array::uniform({n}, 3);
+  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2),
+                  c = sy::Array::uniform({n}, 3);
   const sy::Shape shape{n};
   const sy::runtime::LaunchInput ins[3] = {sy::runtime::launch_input(a, shape),
                                            sy::runtime::launch_input(b, shape),
                                            sy::runtime::launch_input(c, shape)};
   sy::ir::KernelBuilder k;
   const auto t = sy::DType::Float32;
-  const auto x = k.load(t, ins[0].layout), y = k.load(t, ins[1].layout), z = k.load(t, ins[2].layout);
+  const auto x = k.load(t, ins[0].layout), y = k.load(t, ins[1].layout),
+             z = k.load(t, ins[2].layout);
   k.output(k.binary(sy::ir::OpCode::Add, k.binary(sy::ir::OpCode::Mul, x, y, t),
                     k.unary(sy::ir::OpCode::Sin, z, t), t));
   const sy::ir::Kernel kernel = k.build();
@@ -60,7 +63,8 @@ void BM_MulAddSinFused(benchmark::State& state) {
 // The same expression as three one-operation kernels, each a pass over memory.
 void BM_MulAddSinThreePasses(benchmark::State& state) {
   const std::int64_t n = state.range(0);
-  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2), c = sy::Array::uniform({n}, 3);
+  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2),
+                  c = sy::Array::uniform({n}, 3);
   for (auto _ : state) benchmark::DoNotOptimize(a * b + sy::sin(c));
   set_bytes(state, 4);
 }

@@ -17,11 +17,15 @@ std::vector<float> iota(std::size_t n) {
 
 TEST(Array, Factories) {
   EXPECT_EQ(Array::zeros({2, 3}).to_vector<float>(), std::vector<float>(6, 0));
-  EXPECT_EQ(Array::ones({4}, DType::Int32).to_vector<std::int32_t>(), std::vector<std::int32_t>(4, 1));
-  EXPECT_EQ(Array::full({2}, 2.5, DType::Float64).to_vector<double>(), (std::vector<double>{2.5, 2.5}));
-  EXPECT_EQ(Array::arange(0, 5, 2, DType::Int64).to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4}));
+  EXPECT_EQ(Array::ones({4}, DType::Int32).to_vector<std::int32_t>(),
+            std::vector<std::int32_t>(4, 1));
+  EXPECT_EQ(Array::full({2}, 2.5, DType::Float64).to_vector<double>(),
+            (std::vector<double>{2.5, 2.5}));
+  EXPECT_EQ(Array::arange(0, 5, 2, DType::Int64).to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{0, 2, 4}));
   EXPECT_EQ(Array::arange(5, 0, -2).to_vector<double>(), (std::vector<double>{5, 3, 1}));
-  EXPECT_EQ(Array::linspace(0, 1, 5).to_vector<double>(), (std::vector<double>{0, 0.25, 0.5, 0.75, 1}));
+  EXPECT_EQ(Array::linspace(0, 1, 5).to_vector<double>(),
+            (std::vector<double>{0, 0.25, 0.5, 0.75, 1}));
   EXPECT_EQ(Array::linspace(0, 1, 0).size(), 0);
 }
 
@@ -58,7 +62,8 @@ TEST(Array, SliceTransposeAndBroadcastShareStorage) {
   EXPECT_EQ(b.strides(), (Strides{0, 1}));
   EXPECT_EQ(b.to_vector<float>(), (std::vector<float>{4, 5, 6, 7, 4, 5, 6, 7}));
   EXPECT_EQ(a.slice(1, 10, 20).size(), 0);  // clamped like Python
-  EXPECT_EQ(a.slice(1, -2, std::nullopt).to_vector<float>(), (std::vector<float>{2, 3, 6, 7, 10, 11}));
+  EXPECT_EQ(a.slice(1, -2, std::nullopt).to_vector<float>(),
+            (std::vector<float>{2, 3, 6, 7, 10, 11}));
 }
 
 TEST(Array, ExpandSqueezePermute) {
@@ -98,8 +103,8 @@ TEST(Array, FromHostCopiesAndBorrowSharesAndReleasesOnce) {
   EXPECT_EQ(copied.to_vector<float>()[0], 0.0f);
   int releases = 0;
   {
-    const Array borrowed = Array::borrow(data.data(), data.size() * 4, {2, 4}, DType::Float32,
-                                         [&] { ++releases; });
+    const Array borrowed =
+        Array::borrow(data.data(), data.size() * 4, {2, 4}, DType::Float32, [&] { ++releases; });
     data[1] = 200;
     EXPECT_EQ(borrowed.to_vector<float>()[1], 200.0f);
     const Array view = borrowed.transpose();
@@ -113,7 +118,8 @@ TEST(Array, BorrowWithStridesIsCheckedAgainstTheMemory) {
   int releases = 0;
   EXPECT_THROW(Array::borrow(data.data(), 40, {3, 4}, DType::Float32, [&] { ++releases; }),
                IndexError);
-  EXPECT_THROW(Array::borrow(data.data(), 40, {5}, DType::Float32, [&] { ++releases; }, Strides{3}),
+  EXPECT_THROW(Array::borrow(
+                   data.data(), 40, {5}, DType::Float32, [&] { ++releases; }, Strides{3}),
                IndexError);
   EXPECT_EQ(releases, 0) << "a rejected borrow leaves the memory with the caller";
   const Array ok = Array::borrow(data.data(), 40, {5}, DType::Float32, {}, Strides{2});

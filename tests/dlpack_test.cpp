@@ -44,8 +44,13 @@ struct Owner {
 
 DLManagedTensor* make_tensor(int* deletes, bool with_strides) {
   auto* o = new Owner{{0, 1, 2, 3, 4, 5}, {2, 3}, {1, 2}, {}, deletes};
-  o->tensor.dl_tensor = {o->data.data(), {kDLCPU, 0}, 2, {kDLFloat, 64, 1}, o->shape,
-                         with_strides ? o->strides : nullptr, 0};
+  o->tensor.dl_tensor = {o->data.data(),
+                         {kDLCPU, 0},
+                         2,
+                         {kDLFloat, 64, 1},
+                         o->shape,
+                         with_strides ? o->strides : nullptr,
+                         0};
   o->tensor.manager_ctx = o;
   o->tensor.deleter = [](DLManagedTensor* self) {
     auto* owner = static_cast<Owner*>(self->manager_ctx);
@@ -74,7 +79,7 @@ TEST(DLPack, ImportIsZeroCopyAndCallsTheDeleterOnce) {
 TEST(DLPack, RoundTripThroughExportAndImport) {
   const Array a = Array::uniform({5, 7}, 3);
   const Array b = from_dlpack(to_dlpack(a));
-  EXPECT_EQ(b.buffer() == a.buffer(), false);  // a new owner...
+  EXPECT_EQ(b.buffer() == a.buffer(), false);             // a new owner...
   EXPECT_EQ(b.to_vector<float>(), a.to_vector<float>());  // ...of the same bytes
 }
 

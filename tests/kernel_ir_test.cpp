@@ -9,7 +9,8 @@ namespace {
 
 Kernel axpb_sin(DType t, Layout layout = Layout::Contiguous) {
   KernelBuilder b;
-  const auto x = b.load(t, layout), y = b.load(t, Layout::Contiguous), z = b.load(t, Layout::Broadcast);
+  const auto x = b.load(t, layout), y = b.load(t, Layout::Contiguous),
+             z = b.load(t, Layout::Broadcast);
   b.output(b.binary(OpCode::Add, b.binary(OpCode::Mul, x, y, t), b.unary(OpCode::Sin, z, t), t));
   return b.build();
 }

@@ -70,7 +70,7 @@ class Array {
   Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
               std::int64_t step = 1) const;
   Array operator[](std::int64_t index) const;  // picks along axis 0, dropping it
-  Array transpose() const;                      // reverses the axes
+  Array transpose() const;                     // reverses the axes
   Array permute(std::span<const int> axes) const;
   Array permute(std::initializer_list<int> axes) const {
     return permute(std::span<const int>(axes.begin(), axes.size()));

@@ -13,17 +13,26 @@ inline constexpr int kDTypeCount = 5;
 
 constexpr std::size_t size_of(DType t) {
   switch (t) {
-    case DType::Bool: return 1;
-    case DType::Int32: return 4;
-    case DType::Int64: return 8;
-    case DType::Float32: return 4;
-    case DType::Float64: return 8;
+    case DType::Bool:
+      return 1;
+    case DType::Int32:
+      return 4;
+    case DType::Int64:
+      return 8;
+    case DType::Float32:
+      return 4;
+    case DType::Float64:
+      return 8;
   }
   return 0;
 }
 
-constexpr bool is_floating(DType t) { return t == DType::Float32 || t == DType::Float64; }
-constexpr bool is_integer(DType t) { return t == DType::Int32 || t == DType::Int64; }
+constexpr bool is_floating(DType t) {
+  return t == DType::Float32 || t == DType::Float64;
+}
+constexpr bool is_integer(DType t) {
+  return t == DType::Int32 || t == DType::Int64;
+}
 
 std::string_view name(DType t);
 
@@ -47,25 +56,40 @@ DType floating_result(DType t);
 template <class T>
 constexpr DType dtype_of();
 template <>
-constexpr DType dtype_of<bool>() { return DType::Bool; }
+constexpr DType dtype_of<bool>() {
+  return DType::Bool;
+}
 template <>
-constexpr DType dtype_of<std::int32_t>() { return DType::Int32; }
+constexpr DType dtype_of<std::int32_t>() {
+  return DType::Int32;
+}
 template <>
-constexpr DType dtype_of<std::int64_t>() { return DType::Int64; }
+constexpr DType dtype_of<std::int64_t>() {
+  return DType::Int64;
+}
 template <>
-constexpr DType dtype_of<float>() { return DType::Float32; }
+constexpr DType dtype_of<float>() {
+  return DType::Float32;
+}
 template <>
-constexpr DType dtype_of<double>() { return DType::Float64; }
+constexpr DType dtype_of<double>() {
+  return DType::Float64;
+}
 
 // Calls f(T{}) with the C++ type of t; the one place a dtype becomes a type.
 template <class F>
 decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
-    case DType::Bool: return f(bool{});
-    case DType::Int32: return f(std::int32_t{});
-    case DType::Int64: return f(std::int64_t{});
-    case DType::Float32: return f(float{});
-    case DType::Float64: break;
+    case DType::Bool:
+      return f(bool{});
+    case DType::Int32:
+      return f(std::int32_t{});
+    case DType::Int64:
+      return f(std::int64_t{});
+    case DType::Float32:
+      return f(float{});
+    case DType::Float64:
+      break;
   }
   return f(double{});
 }

@@ -22,9 +22,9 @@ struct Scalar {
 };
 
 // ---- elementwise, binary (arrays broadcast; either side may be a Scalar)
-#define SWITCHYARD_BINARY(fn)                  \
-  Array fn(const Array& a, const Array& b);    \
-  Array fn(const Array& a, Scalar b);          \
+#define SWITCHYARD_BINARY(fn)               \
+  Array fn(const Array& a, const Array& b); \
+  Array fn(const Array& a, Scalar b);       \
   Array fn(Scalar a, const Array& b);
 SWITCHYARD_BINARY(add)
 SWITCHYARD_BINARY(subtract)
@@ -33,7 +33,7 @@ SWITCHYARD_BINARY(divide)        // true division: integers give float64
 SWITCHYARD_BINARY(floor_divide)  // integer division by zero gives 0
 SWITCHYARD_BINARY(mod)           // sign of the divisor, as Python's %
 SWITCHYARD_BINARY(power)
-SWITCHYARD_BINARY(minimum)       // NaN propagates
+SWITCHYARD_BINARY(minimum)  // NaN propagates
 SWITCHYARD_BINARY(maximum)
 SWITCHYARD_BINARY(arctan2)
 SWITCHYARD_BINARY(equal)
@@ -78,18 +78,44 @@ Array mean(const Array& a, std::optional<int> axis = std::nullopt);
 Array matmul(const Array& a, const Array& b);
 
 // ---- operators
-inline Array operator+(const Array& a, const Array& b) { return add(a, b); }
-inline Array operator+(const Array& a, Scalar b) { return add(a, b); }
-inline Array operator+(Scalar a, const Array& b) { return add(a, b); }
-inline Array operator-(const Array& a, const Array& b) { return subtract(a, b); }
-inline Array operator-(const Array& a, Scalar b) { return subtract(a, b); }
-inline Array operator-(Scalar a, const Array& b) { return subtract(a, b); }
-inline Array operator*(const Array& a, const Array& b) { return multiply(a, b); }
-inline Array operator*(const Array& a, Scalar b) { return multiply(a, b); }
-inline Array operator*(Scalar a, const Array& b) { return multiply(a, b); }
-inline Array operator/(const Array& a, const Array& b) { return divide(a, b); }
-inline Array operator/(const Array& a, Scalar b) { return divide(a, b); }
-inline Array operator/(Scalar a, const Array& b) { return divide(a, b); }
-inline Array operator-(const Array& a) { return negative(a); }
+inline Array operator+(const Array& a, const Array& b) {
+  return add(a, b);
+}
+inline Array operator+(const Array& a, Scalar b) {
+  return add(a, b);
+}
+inline Array operator+(Scalar a, const Array& b) {
+  return add(a, b);
+}
+inline Array operator-(const Array& a, const Array& b) {
+  return subtract(a, b);
+}
+inline Array operator-(const Array& a, Scalar b) {
+  return subtract(a, b);
+}
+inline Array operator-(Scalar a, const Array& b) {
+  return subtract(a, b);
+}
+inline Array operator*(const Array& a, const Array& b) {
+  return multiply(a, b);
+}
+inline Array operator*(const Array& a, Scalar b) {
+  return multiply(a, b);
+}
+inline Array operator*(Scalar a, const Array& b) {
+  return multiply(a, b);
+}
+inline Array operator/(const Array& a, const Array& b) {
+  return divide(a, b);
+}
+inline Array operator/(const Array& a, Scalar b) {
+  return divide(a, b);
+}
+inline Array operator/(Scalar a, const Array& b) {
+  return divide(a, b);
+}
+inline Array operator-(const Array& a) {
+  return negative(a);
+}
 
 }  // namespace switchyard

@@ -42,11 +42,7 @@ void check_view_bounds(const Shape& shape, const Strides& strides, std::int64_t 
 
 Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides,
              std::int64_t offset)
-    : buffer_(std::move(buffer)),
-      dtype_(dtype),
-      shape_(shape),
-      strides_(strides),
-      offset_(offset) {
+    : buffer_(std::move(buffer)), dtype_(dtype), shape_(shape), strides_(strides), offset_(offset) {
   check_view_bounds(shape_, strides_, offset_, dtype_, buffer_->bytes());
 }
 
@@ -54,7 +50,9 @@ void Array::require() const {
   if (!buffer_) throw ValueError("operation on a null Array: expected an array made by a factory");
 }
 
-std::int64_t Array::size() const { return element_count(shape_); }
+std::int64_t Array::size() const {
+  return element_count(shape_);
+}
 
 bool Array::is_contiguous() const {
   std::int64_t expected = 1;
@@ -84,7 +82,8 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
     return std::clamp<std::int64_t>(x, -1, n - 1);
   };
   const std::int64_t first = clamp(start, true), last = clamp(stop, false);
-  std::int64_t count = step > 0 ? (last - first + step - 1) / step : (first - last - step - 1) / -step;
+  std::int64_t count =
+      step > 0 ? (last - first + step - 1) / step : (first - last - step - 1) / -step;
   count = std::max<std::int64_t>(count, 0);
   Shape shape = shape_;
   Strides strides = strides_;
@@ -143,7 +142,9 @@ Array Array::reshape(const Shape& requested) const {
   std::int64_t known = 1;
   for (int i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
-      if (inferred >= 0) throw ValueError("reshape " + to_string(requested) + " has two -1 extents: expected at most one");
+      if (inferred >= 0)
+        throw ValueError("reshape " + to_string(requested) +
+                         " has two -1 extents: expected at most one");
       inferred = i;
     } else {
       known *= element_count(Shape{shape[i]});
@@ -165,8 +166,10 @@ Array Array::reshape(const Shape& requested) const {
     std::int64_t np = shape[ni], op = shape_[oi];
     int oj = oi + 1, nj = ni + 1;
     while (np != op) {
-      if (np < op) np *= shape[nj++];
-      else op *= shape_[oj++];
+      if (np < op)
+        np *= shape[nj++];
+      else
+        op *= shape_[oj++];
     }
     for (int k = oi; k < oj - 1; ++k)
       if (shape_[k] != 1 && strides_[k] != shape_[k + 1] * strides_[k + 1]) viewable = false;
@@ -223,9 +226,10 @@ Array Array::astype(DType dtype) const {
 void Array::to_host(void* dst, std::size_t bytes) const {
   require();
   if (bytes != nbytes())
-    throw ValueError("to_host destination has " + std::to_string(bytes) + " bytes for an array of " +
-                     std::to_string(nbytes()) + " bytes (" + to_string(shape_) + " " +
-                     std::string(name(dtype_)) + "): expected exactly nbytes()");
+    throw ValueError("to_host destination has " + std::to_string(bytes) +
+                     " bytes for an array of " + std::to_string(nbytes()) + " bytes (" +
+                     to_string(shape_) + " " + std::string(name(dtype_)) +
+                     "): expected exactly nbytes()");
   if (bytes == 0) return;
   if (!is_contiguous()) return copy().to_host(dst, bytes);
   std::memcpy(dst, buffer_->host_data() + offset_ * itemsize(), bytes);

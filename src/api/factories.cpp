@@ -47,7 +47,8 @@ std::uint64_t splitmix64(std::uint64_t x) {
 
 // Uniform in [0, 1) with 53 random bits, from stream `stream` at position i.
 double unit_uniform(std::uint64_t seed, std::uint64_t stream, std::int64_t i) {
-  const std::uint64_t bits = splitmix64(splitmix64(seed ^ (stream << 61)) + static_cast<std::uint64_t>(i));
+  const std::uint64_t bits =
+      splitmix64(splitmix64(seed ^ (stream << 61)) + static_cast<std::uint64_t>(i));
   return static_cast<double>(bits >> 11) * 0x1.0p-53;
 }
 
@@ -59,19 +60,28 @@ void check_count(std::int64_t num, const char* what) {
 
 }  // namespace
 
-Array Array::zeros(const Shape& shape, DType dtype) { return full(shape, 0, dtype); }
-Array Array::ones(const Shape& shape, DType dtype) { return full(shape, 1, dtype); }
+Array Array::zeros(const Shape& shape, DType dtype) {
+  return full(shape, 0, dtype);
+}
+Array Array::ones(const Shape& shape, DType dtype) {
+  return full(shape, 1, dtype);
+}
 
 Array Array::full(const Shape& shape, double value, DType dtype) {
   return generate(shape, dtype, [value](std::int64_t) { return value; });
 }
 
 Array Array::arange(double start, double stop, double step, DType dtype) {
-  if (step == 0 || !std::isfinite(step)) throw ValueError("arange step is " + std::to_string(step) + ": expected a finite non-zero step");
+  if (step == 0 || !std::isfinite(step))
+    throw ValueError("arange step is " + std::to_string(step) +
+                     ": expected a finite non-zero step");
   const double count = std::ceil((stop - start) / step);
-  if (!(count < 9.2e18)) throw ValueError("arange would have " + std::to_string(count) + " elements: expected fewer than 2^63");
+  if (!(count < 9.2e18))
+    throw ValueError("arange would have " + std::to_string(count) +
+                     " elements: expected fewer than 2^63");
   const auto n = static_cast<std::int64_t>(std::max(count, 0.0));
-  return generate(Shape{n}, dtype, [=](std::int64_t i) { return start + static_cast<double>(i) * step; });
+  return generate(Shape{n}, dtype,
+                  [=](std::int64_t i) { return start + static_cast<double>(i) * step; });
 }
 
 Array Array::linspace(double start, double stop, std::int64_t num, DType dtype) {
@@ -87,7 +97,8 @@ Array Array::uniform(const Shape& shape, std::uint64_t seed, double low, double 
                   [=](std::int64_t i) { return low + (high - low) * unit_uniform(seed, 0, i); });
 }
 
-Array Array::normal(const Shape& shape, std::uint64_t seed, double mean, double stddev, DType dtype) {
+Array Array::normal(const Shape& shape, std::uint64_t seed, double mean, double stddev,
+                    DType dtype) {
   // Box–Muller from two independent streams at the same position.
   return generate(shape, dtype, [=](std::int64_t i) {
     const double u1 = 1.0 - unit_uniform(seed, 1, i), u2 = unit_uniform(seed, 2, i);
@@ -109,7 +120,8 @@ Array Array::borrow(void* data, std::size_t bytes, const Shape& shape, DType dty
                     std::function<void()> release, std::optional<Strides> strides) {
   element_count(shape);
   if (!data && bytes)
-    throw ValueError("borrow of a null pointer with " + std::to_string(bytes) + " bytes: expected memory");
+    throw ValueError("borrow of a null pointer with " + std::to_string(bytes) +
+                     " bytes: expected memory");
   const Strides s = strides ? *strides : contiguous_strides(shape);
   // Checked before the buffer exists: on bad input the caller keeps ownership, release never runs.
   check_view_bounds(shape, s, 0, dtype, bytes);

@@ -19,10 +19,14 @@ void check_range(const DeviceInfo& info, const char* what, DeviceMemory m, std::
 
 std::string_view name(DeviceKind k) {
   switch (k) {
-    case DeviceKind::CPU: return "cpu";
-    case DeviceKind::GPU: return "gpu";
-    case DeviceKind::Accelerator: return "accelerator";
-    case DeviceKind::Other: break;
+    case DeviceKind::CPU:
+      return "cpu";
+    case DeviceKind::GPU:
+      return "gpu";
+    case DeviceKind::Accelerator:
+      return "accelerator";
+    case DeviceKind::Other:
+      break;
   }
   return "other";
 }

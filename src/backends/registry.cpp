@@ -85,8 +85,8 @@ Registry::Registry() {
                       "': expected at least one of " + valid_names(false) + " left enabled");
   if (forced_ && devices_.empty()) {
     const Backend* b = find(choice);
-    throw BackendUnavailable("SWITCHYARD_BACKEND=" + choice + " but that backend is unavailable: " +
-                             b->unavailable_reason());
+    throw BackendUnavailable("SWITCHYARD_BACKEND=" + choice +
+                             " but that backend is unavailable: " + b->unavailable_reason());
   }
 }
 

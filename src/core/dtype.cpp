@@ -8,11 +8,16 @@ namespace switchyard {
 
 std::string_view name(DType t) {
   switch (t) {
-    case DType::Bool: return "bool";
-    case DType::Int32: return "int32";
-    case DType::Int64: return "int64";
-    case DType::Float32: return "float32";
-    case DType::Float64: return "float64";
+    case DType::Bool:
+      return "bool";
+    case DType::Int32:
+      return "int32";
+    case DType::Int64:
+      return "int64";
+    case DType::Float32:
+      return "float32";
+    case DType::Float64:
+      return "float64";
   }
   return "?";
 }
@@ -23,10 +28,10 @@ DType parse_dtype(std::string_view text) {
     DType dtype;
   };
   static constexpr Alias kAliases[] = {
-      {"bool", DType::Bool},       {"int32", DType::Int32}, {"i32", DType::Int32},
-      {"int64", DType::Int64},     {"i64", DType::Int64},   {"float32", DType::Float32},
-      {"f32", DType::Float32},     {"float", DType::Float32}, {"float64", DType::Float64},
-      {"f64", DType::Float64},     {"double", DType::Float64}};
+      {"bool", DType::Bool},   {"int32", DType::Int32},   {"i32", DType::Int32},
+      {"int64", DType::Int64}, {"i64", DType::Int64},     {"float32", DType::Float32},
+      {"f32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},
+      {"f64", DType::Float64}, {"double", DType::Float64}};
   for (const auto& a : kAliases)
     if (a.text == text) return a.dtype;
   throw DTypeError("unknown dtype '" + std::string(text) +
@@ -46,9 +51,12 @@ DType promote_types(DType a, DType b) {
 
 DType promote_with_scalar(DType array, ScalarKind scalar) {
   switch (scalar) {
-    case ScalarKind::Bool: return array;
-    case ScalarKind::Int: return array == DType::Bool ? DType::Int64 : array;
-    case ScalarKind::Float: return is_floating(array) ? array : DType::Float64;
+    case ScalarKind::Bool:
+      return array;
+    case ScalarKind::Int:
+      return array == DType::Bool ? DType::Int64 : array;
+    case ScalarKind::Float:
+      return is_floating(array) ? array : DType::Float64;
   }
   return array;
 }

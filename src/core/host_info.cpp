@@ -24,10 +24,14 @@ std::uint64_t parse_size(const std::string& s) {
   if (s.empty()) return 0;
   std::uint64_t v = std::stoull(s);
   switch (s.back()) {
-    case 'K': return v << 10;
-    case 'M': return v << 20;
-    case 'G': return v << 30;
-    default: return v;
+    case 'K':
+      return v << 10;
+    case 'M':
+      return v << 20;
+    case 'G':
+      return v << 30;
+    default:
+      return v;
   }
 }
 
@@ -51,10 +55,14 @@ void read_cpuinfo(HostInfo& h) {
     if (colon == std::string::npos) continue;
     std::string key = line.substr(0, line.find_last_not_of(" \t", colon - 1) + 1);
     std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
-    if (key == "model name" && h.cpu_model.empty()) h.cpu_model = value;
-    else if (key == "vendor_id" && h.cpu_vendor.empty()) h.cpu_vendor = value;
-    else if (key == "physical id") physical = value;
-    else if (key == "core id") cores.emplace(physical, value);
+    if (key == "model name" && h.cpu_model.empty())
+      h.cpu_model = value;
+    else if (key == "vendor_id" && h.cpu_vendor.empty())
+      h.cpu_vendor = value;
+    else if (key == "physical id")
+      physical = value;
+    else if (key == "core id")
+      cores.emplace(physical, value);
   }
   h.physical_cores = static_cast<int>(cores.size());
 }
@@ -80,9 +88,9 @@ HostInfo read_host_info() {
     std::string range;
     while (std::getline(shared, range, ',')) {
       const auto dash = range.find('-');
-      c.shared_by_cpus += dash == std::string::npos
-                              ? 1
-                              : std::stoi(range.substr(dash + 1)) - std::stoi(range.substr(0, dash)) + 1;
+      c.shared_by_cpus += dash == std::string::npos ? 1
+                                                    : std::stoi(range.substr(dash + 1)) -
+                                                          std::stoi(range.substr(0, dash)) + 1;
     }
     h.caches.push_back(c);
   }
@@ -101,6 +109,8 @@ const HostInfo& host_info() {
   return info;
 }
 
-std::uint64_t available_memory_bytes() { return meminfo_kib("MemAvailable"); }
+std::uint64_t available_memory_bytes() {
+  return meminfo_kib("MemAvailable");
+}
 
 }  // namespace switchyard

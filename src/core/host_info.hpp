@@ -17,14 +17,14 @@ struct CacheLevel {
 struct HostInfo {
   std::string cpu_model;
   std::string cpu_vendor;
-  int logical_cpus = 0;   // what this process may run on (affinity)
+  int logical_cpus = 0;  // what this process may run on (affinity)
   int physical_cores = 0;
   std::vector<CacheLevel> caches;
   std::uint64_t memory_bytes = 0;
   std::uint64_t available_memory_bytes = 0;
 };
 
-const HostInfo& host_info();  // cached; available memory is read at first call
+const HostInfo& host_info();             // cached; available memory is read at first call
 std::uint64_t available_memory_bytes();  // read now
 
 }  // namespace switchyard

@@ -57,7 +57,8 @@ std::int64_t element_count(const Shape& shape) {
 
 Strides contiguous_strides(const Shape& shape) {
   Strides s = Dims::filled(shape.size(), 1);
-  for (int i = shape.size() - 2; i >= 0; --i) s[i] = s[i + 1] * std::max<std::int64_t>(shape[i + 1], 1);
+  for (int i = shape.size() - 2; i >= 0; --i)
+    s[i] = s[i + 1] * std::max<std::int64_t>(shape[i + 1], 1);
   return s;
 }
 
@@ -99,8 +100,8 @@ Strides broadcast_strides(const Shape& from, const Strides& strides, const Shape
 int normalize_axis(int axis, int rank) {
   if (axis < -rank || axis >= rank)
     throw IndexError("axis " + std::to_string(axis) + " is out of range for an array of rank " +
-                     std::to_string(rank) + ": expected -" + std::to_string(rank) +
-                     " <= axis < " + std::to_string(rank));
+                     std::to_string(rank) + ": expected -" + std::to_string(rank) + " <= axis < " +
+                     std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
 

@@ -47,10 +47,40 @@ enum class OpCode : std::uint8_t {
   Load,    // a = input index
   Scalar,  // a = scalar argument index
   // unary
-  Neg, Abs, Sign, Not, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Floor, Ceil, Cast,
+  Neg,
+  Abs,
+  Sign,
+  Not,
+  Exp,
+  Log,
+  Sqrt,
+  Sin,
+  Cos,
+  Tan,
+  Tanh,
+  Floor,
+  Ceil,
+  Cast,
   // binary
-  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, Min, Max, Atan2,
-  Eq, Ne, Lt, Le, Gt, Ge, And, Or, Xor,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  Min,
+  Max,
+  Atan2,
+  Eq,
+  Ne,
+  Lt,
+  Le,
+  Gt,
+  Ge,
+  And,
+  Or,
+  Xor,
   // ternary
   Where,  // a ? b : c
 };
@@ -60,7 +90,8 @@ inline constexpr int kOpCodeCount = static_cast<int>(OpCode::Where) + 1;
 std::string_view name(OpCode op);
 int arity(OpCode op);  // operands read from earlier instructions (0 for Load and Scalar)
 bool is_comparison(OpCode op);
-bool is_transcendental(OpCode op);  // exp, log, sin, cos, tan, tanh, pow, atan2 (costly per element)
+bool is_transcendental(
+    OpCode op);  // exp, log, sin, cos, tan, tanh, pow, atan2 (costly per element)
 
 // How an input is laid out over the iteration space; lets code generators and the CPU executor
 // take a fast path without looking at the strides.

@@ -26,18 +26,31 @@ struct Typing {
 Typing binary_typing(OpCode op, DType t, std::string_view fn) {
   const bool is_bool = t == DType::Bool;
   switch (op) {
-    case OpCode::Add: return is_bool ? Typing{OpCode::Or, t, t} : Typing{op, t, t};
-    case OpCode::Mul: return is_bool ? Typing{OpCode::And, t, t} : Typing{op, t, t};
-    case OpCode::Min: return is_bool ? Typing{OpCode::And, t, t} : Typing{op, t, t};
-    case OpCode::Max: return is_bool ? Typing{OpCode::Or, t, t} : Typing{op, t, t};
+    case OpCode::Add:
+      return is_bool ? Typing{OpCode::Or, t, t} : Typing{op, t, t};
+    case OpCode::Mul:
+      return is_bool ? Typing{OpCode::And, t, t} : Typing{op, t, t};
+    case OpCode::Min:
+      return is_bool ? Typing{OpCode::And, t, t} : Typing{op, t, t};
+    case OpCode::Max:
+      return is_bool ? Typing{OpCode::Or, t, t} : Typing{op, t, t};
     case OpCode::Div: {
       const DType f = is_floating(t) ? t : DType::Float64;
       return {op, f, f};
     }
-    case OpCode::Atan2: return {op, floating_result(t), floating_result(t)};
-    case OpCode::Eq: case OpCode::Ne: case OpCode::Lt:
-    case OpCode::Le: case OpCode::Gt: case OpCode::Ge: return {op, t, DType::Bool};
-    case OpCode::And: case OpCode::Or: case OpCode::Xor: return {op, DType::Bool, DType::Bool};
+    case OpCode::Atan2:
+      return {op, floating_result(t), floating_result(t)};
+    case OpCode::Eq:
+    case OpCode::Ne:
+    case OpCode::Lt:
+    case OpCode::Le:
+    case OpCode::Gt:
+    case OpCode::Ge:
+      return {op, t, DType::Bool};
+    case OpCode::And:
+    case OpCode::Or:
+    case OpCode::Xor:
+      return {op, DType::Bool, DType::Bool};
     default:
       if (is_bool) unsupported(fn, t);
       return {op, t, t};
@@ -46,9 +59,12 @@ Typing binary_typing(OpCode op, DType t, std::string_view fn) {
 
 ScalarValue scalar_as(Scalar s, DType dtype) {
   ScalarValue v{dtype};
-  if (is_floating(dtype)) v.f = s.kind == ScalarKind::Float ? s.f : static_cast<double>(s.i);
-  else if (dtype == DType::Bool) v.i = s.kind == ScalarKind::Float ? s.f != 0 : s.i != 0;
-  else v.i = s.kind == ScalarKind::Float ? static_cast<std::int64_t>(s.f) : s.i;
+  if (is_floating(dtype))
+    v.f = s.kind == ScalarKind::Float ? s.f : static_cast<double>(s.i);
+  else if (dtype == DType::Bool)
+    v.i = s.kind == ScalarKind::Float ? s.f != 0 : s.i != 0;
+  else
+    v.i = s.kind == ScalarKind::Float ? static_cast<std::int64_t>(s.f) : s.i;
   return v;
 }
 
@@ -90,10 +106,16 @@ Array numeric_unary(OpCode op, std::string_view fn, const Array& a) {
 
 }  // namespace
 
-#define SWITCHYARD_DEFINE_BINARY(fn, opcode)                                                  \
-  Array fn(const Array& a, const Array& b) { return binary(OpCode::opcode, #fn, a, b); }       \
-  Array fn(const Array& a, Scalar b) { return binary(OpCode::opcode, #fn, a, b, false); }      \
-  Array fn(Scalar a, const Array& b) { return binary(OpCode::opcode, #fn, b, a, true); }
+#define SWITCHYARD_DEFINE_BINARY(fn, opcode)         \
+  Array fn(const Array& a, const Array& b) {         \
+    return binary(OpCode::opcode, #fn, a, b);        \
+  }                                                  \
+  Array fn(const Array& a, Scalar b) {               \
+    return binary(OpCode::opcode, #fn, a, b, false); \
+  }                                                  \
+  Array fn(Scalar a, const Array& b) {               \
+    return binary(OpCode::opcode, #fn, b, a, true);  \
+  }
 SWITCHYARD_DEFINE_BINARY(add, Add)
 SWITCHYARD_DEFINE_BINARY(subtract, Sub)
 SWITCHYARD_DEFINE_BINARY(multiply, Mul)
@@ -115,19 +137,45 @@ SWITCHYARD_DEFINE_BINARY(logical_or, Or)
 SWITCHYARD_DEFINE_BINARY(logical_xor, Xor)
 #undef SWITCHYARD_DEFINE_BINARY
 
-Array negative(const Array& a) { return numeric_unary(OpCode::Neg, "negative", a); }
-Array abs(const Array& a) { return a.dtype() == DType::Bool ? a.copy() : unary(OpCode::Abs, a, a.dtype()); }
-Array sign(const Array& a) { return numeric_unary(OpCode::Sign, "sign", a); }
-Array logical_not(const Array& a) { return unary(OpCode::Not, a, DType::Bool); }
-Array exp(const Array& a) { return unary(OpCode::Exp, a, floating_result(a.dtype())); }
-Array log(const Array& a) { return unary(OpCode::Log, a, floating_result(a.dtype())); }
-Array sqrt(const Array& a) { return unary(OpCode::Sqrt, a, floating_result(a.dtype())); }
-Array sin(const Array& a) { return unary(OpCode::Sin, a, floating_result(a.dtype())); }
-Array cos(const Array& a) { return unary(OpCode::Cos, a, floating_result(a.dtype())); }
-Array tan(const Array& a) { return unary(OpCode::Tan, a, floating_result(a.dtype())); }
-Array tanh(const Array& a) { return unary(OpCode::Tanh, a, floating_result(a.dtype())); }
-Array floor(const Array& a) { return unary(OpCode::Floor, a, floating_result(a.dtype())); }
-Array ceil(const Array& a) { return unary(OpCode::Ceil, a, floating_result(a.dtype())); }
+Array negative(const Array& a) {
+  return numeric_unary(OpCode::Neg, "negative", a);
+}
+Array abs(const Array& a) {
+  return a.dtype() == DType::Bool ? a.copy() : unary(OpCode::Abs, a, a.dtype());
+}
+Array sign(const Array& a) {
+  return numeric_unary(OpCode::Sign, "sign", a);
+}
+Array logical_not(const Array& a) {
+  return unary(OpCode::Not, a, DType::Bool);
+}
+Array exp(const Array& a) {
+  return unary(OpCode::Exp, a, floating_result(a.dtype()));
+}
+Array log(const Array& a) {
+  return unary(OpCode::Log, a, floating_result(a.dtype()));
+}
+Array sqrt(const Array& a) {
+  return unary(OpCode::Sqrt, a, floating_result(a.dtype()));
+}
+Array sin(const Array& a) {
+  return unary(OpCode::Sin, a, floating_result(a.dtype()));
+}
+Array cos(const Array& a) {
+  return unary(OpCode::Cos, a, floating_result(a.dtype()));
+}
+Array tan(const Array& a) {
+  return unary(OpCode::Tan, a, floating_result(a.dtype()));
+}
+Array tanh(const Array& a) {
+  return unary(OpCode::Tanh, a, floating_result(a.dtype()));
+}
+Array floor(const Array& a) {
+  return unary(OpCode::Floor, a, floating_result(a.dtype()));
+}
+Array ceil(const Array& a) {
+  return unary(OpCode::Ceil, a, floating_result(a.dtype()));
+}
 
 Array where(const Array& cond, const Array& a, const Array& b) {
   const DType t = promote_types(a.dtype(), b.dtype());

@@ -36,10 +36,18 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<int> axis) {
 
 }  // namespace
 
-Array sum(const Array& a, std::optional<int> axis) { return reduce(ir::ReduceOp::Sum, a, axis); }
-Array prod(const Array& a, std::optional<int> axis) { return reduce(ir::ReduceOp::Prod, a, axis); }
-Array min(const Array& a, std::optional<int> axis) { return reduce(ir::ReduceOp::Min, a, axis); }
-Array max(const Array& a, std::optional<int> axis) { return reduce(ir::ReduceOp::Max, a, axis); }
+Array sum(const Array& a, std::optional<int> axis) {
+  return reduce(ir::ReduceOp::Sum, a, axis);
+}
+Array prod(const Array& a, std::optional<int> axis) {
+  return reduce(ir::ReduceOp::Prod, a, axis);
+}
+Array min(const Array& a, std::optional<int> axis) {
+  return reduce(ir::ReduceOp::Min, a, axis);
+}
+Array max(const Array& a, std::optional<int> axis) {
+  return reduce(ir::ReduceOp::Max, a, axis);
+}
 Array argmin(const Array& a, std::optional<int> axis) {
   return reduce(ir::ReduceOp::ArgMin, a, axis);
 }

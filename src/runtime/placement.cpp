@@ -23,8 +23,8 @@ Placement::Placement() {
   fallback_enabled();
   if (const char* faults = env_value("SWITCHYARD_FAULT")) parse_fault_spec(faults);
   try {
-    const auto profile = scheduler::load_or_calibrate(CalibrationDepth::Quick, {},
-                                                      CalibrationScope::HostOnly);
+    const auto profile =
+        scheduler::load_or_calibrate(CalibrationDepth::Quick, {}, CalibrationScope::HostOnly);
     install(profile);
     if (!scheduler::devices_uncalibrated(profile)) return;
   } catch (const ConfigError&) {
@@ -37,8 +37,8 @@ Placement::Placement() {
   }
   background_ = std::thread([this] {
     try {
-      install(scheduler::load_or_calibrate(CalibrationDepth::Quick, {},
-                                           CalibrationScope::DevicesOnly));
+      install(
+          scheduler::load_or_calibrate(CalibrationDepth::Quick, {}, CalibrationScope::DevicesOnly));
     } catch (const std::exception& e) {
       log(LogLevel::Warn, std::string("device calibration failed: ") + e.what());
     }
@@ -62,9 +62,8 @@ void Placement::install(const scheduler::Profile& profile) {
     choices->scheduler = std::make_unique<scheduler::Scheduler>(std::move(models), options);
     // What this process measured so far wins over the saved history.
     const Choices* previous = current_.load(std::memory_order_acquire);
-    choices->scheduler->history() = previous && previous->scheduler
-                                        ? previous->scheduler->history()
-                                        : profile.history;
+    choices->scheduler->history() =
+        previous && previous->scheduler ? previous->scheduler->history() : profile.history;
   }
   all_.push_back(std::move(choices));
   current_.store(all_.back().get(), std::memory_order_release);

@@ -31,10 +31,14 @@ std::vector<double> random_values(std::int64_t n, DType dtype, std::uint64_t see
   std::vector<double> v(static_cast<std::size_t>(n));
   for (auto& x : v) {
     const double u = uniform(rng);
-    if (dtype == DType::Bool) x = u < (lo + hi) / 2;
-    else if (is_integer(dtype)) x = std::floor(u);
-    else if (dtype == DType::Float32) x = static_cast<float>(u);
-    else x = u;
+    if (dtype == DType::Bool)
+      x = u < (lo + hi) / 2;
+    else if (is_integer(dtype))
+      x = std::floor(u);
+    else if (dtype == DType::Float32)
+      x = static_cast<float>(u);
+    else
+      x = u;
   }
   return v;
 }
@@ -67,7 +71,7 @@ void expect_close(const Array& actual, const std::vector<double>& expected, bool
   std::int64_t mismatches = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double e = expected[i], g = got[i];
-    const bool ok = std::isnan(e) ? std::isnan(g)
+    const bool ok = std::isnan(e)   ? std::isnan(g)
                     : std::isinf(e) ? g == e
                                     : std::abs(g - e) <= tol * std::max(1.0, std::abs(e));
     if (ok) continue;

@@ -27,9 +27,9 @@ class OnEveryDevice : public ::testing::TestWithParam<std::string> {
 
 std::string device_name(const ::testing::TestParamInfo<std::string>& info);
 
-#define SWITCHYARD_ON_EVERY_DEVICE(suite)                                                      \
-  INSTANTIATE_TEST_SUITE_P(AllDevices, suite,                                                  \
-                           ::testing::ValuesIn(::switchyard::conformance::device_ids()),      \
+#define SWITCHYARD_ON_EVERY_DEVICE(suite)                                                \
+  INSTANTIATE_TEST_SUITE_P(AllDevices, suite,                                            \
+                           ::testing::ValuesIn(::switchyard::conformance::device_ids()), \
                            ::switchyard::conformance::device_name)
 
 // Sizes that break naive code: empty, one element, odd, a little over a work-group multiple, and

@@ -22,36 +22,58 @@ struct BinaryCase {
 const std::vector<BinaryCase>& binary_cases() {
   static const std::vector<BinaryCase> cases = {
       {"add", add, Result::Promoted, true, false, [](double a, double b, bool) { return a + b; }},
-      {"subtract", subtract, Result::Promoted, false, false, [](double a, double b, bool) { return a - b; }},
-      {"multiply", multiply, Result::Promoted, true, false, [](double a, double b, bool) { return a * b; }},
-      {"divide", divide, Result::TrueDivision, true, false, [](double a, double b, bool) { return a / b; }},
+      {"subtract", subtract, Result::Promoted, false, false,
+       [](double a, double b, bool) { return a - b; }},
+      {"multiply", multiply, Result::Promoted, true, false,
+       [](double a, double b, bool) { return a * b; }},
+      {"divide", divide, Result::TrueDivision, true, false,
+       [](double a, double b, bool) { return a / b; }},
       {"floor_divide", floor_divide, Result::Promoted, false, false, floor_div},
       {"mod", mod, Result::Promoted, false, false, python_mod},
       {"power", power, Result::Promoted, false, true,
-       [](double a, double b, bool integer) { return integer ? integer_pow(a, b) : std::pow(a, b); }},
-      {"minimum", minimum, Result::Promoted, true, false, [](double a, double b, bool) { return nan_min(a, b); }},
-      {"maximum", maximum, Result::Promoted, true, false, [](double a, double b, bool) { return nan_max(a, b); }},
-      {"arctan2", arctan2, Result::Floating, true, true, [](double a, double b, bool) { return std::atan2(a, b); }},
-      {"equal", equal, Result::Bool, true, false, [](double a, double b, bool) { return double(a == b); }},
-      {"not_equal", not_equal, Result::Bool, true, false, [](double a, double b, bool) { return double(a != b); }},
-      {"less", less, Result::Bool, true, false, [](double a, double b, bool) { return double(a < b); }},
-      {"less_equal", less_equal, Result::Bool, true, false, [](double a, double b, bool) { return double(a <= b); }},
-      {"greater", greater, Result::Bool, true, false, [](double a, double b, bool) { return double(a > b); }},
-      {"greater_equal", greater_equal, Result::Bool, true, false, [](double a, double b, bool) { return double(a >= b); }},
-      {"logical_and", logical_and, Result::Bool, true, false, [](double a, double b, bool) { return double(a != 0 && b != 0); }},
-      {"logical_or", logical_or, Result::Bool, true, false, [](double a, double b, bool) { return double(a != 0 || b != 0); }},
-      {"logical_xor", logical_xor, Result::Bool, true, false, [](double a, double b, bool) { return double((a != 0) != (b != 0)); }},
+       [](double a, double b, bool integer) {
+         return integer ? integer_pow(a, b) : std::pow(a, b);
+       }},
+      {"minimum", minimum, Result::Promoted, true, false,
+       [](double a, double b, bool) { return nan_min(a, b); }},
+      {"maximum", maximum, Result::Promoted, true, false,
+       [](double a, double b, bool) { return nan_max(a, b); }},
+      {"arctan2", arctan2, Result::Floating, true, true,
+       [](double a, double b, bool) { return std::atan2(a, b); }},
+      {"equal", equal, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a == b); }},
+      {"not_equal", not_equal, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a != b); }},
+      {"less", less, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a < b); }},
+      {"less_equal", less_equal, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a <= b); }},
+      {"greater", greater, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a > b); }},
+      {"greater_equal", greater_equal, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a >= b); }},
+      {"logical_and", logical_and, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a != 0 && b != 0); }},
+      {"logical_or", logical_or, Result::Bool, true, false,
+       [](double a, double b, bool) { return double(a != 0 || b != 0); }},
+      {"logical_xor", logical_xor, Result::Bool, true, false,
+       [](double a, double b, bool) { return double((a != 0) != (b != 0)); }},
   };
   return cases;
 }
 
 DType expected_result(Result r, DType promoted) {
   switch (r) {
-    case Result::Promoted: return promoted;
-    case Result::TrueDivision: return is_floating(promoted) ? promoted : DType::Float64;
+    case Result::Promoted:
+      return promoted;
+    case Result::TrueDivision:
+      return is_floating(promoted) ? promoted : DType::Float64;
     case Result::Floating:
-      return is_floating(promoted) ? promoted : promoted == DType::Bool ? DType::Float32 : DType::Float64;
-    case Result::Bool: return DType::Bool;
+      return is_floating(promoted)     ? promoted
+             : promoted == DType::Bool ? DType::Float32
+                                       : DType::Float64;
+    case Result::Bool:
+      return DType::Bool;
   }
   return promoted;
 }
@@ -130,8 +152,10 @@ const std::vector<UnaryCase>& unary_cases() {
   static const std::vector<UnaryCase> cases = {
       {"negative", negative, Result::Promoted, false, false, [](double x) { return -x; }},
       {"abs", abs, Result::Promoted, true, false, [](double x) { return std::abs(x); }},
-      {"sign", sign, Result::Promoted, false, false, [](double x) { return std::isnan(x) ? x : double((x > 0) - (x < 0)); }},
-      {"logical_not", logical_not, Result::Bool, true, false, [](double x) { return double(x == 0); }},
+      {"sign", sign, Result::Promoted, false, false,
+       [](double x) { return std::isnan(x) ? x : double((x > 0) - (x < 0)); }},
+      {"logical_not", logical_not, Result::Bool, true, false,
+       [](double x) { return double(x == 0); }},
       {"exp", exp, Result::Floating, true, true, [](double x) { return std::exp(x); }},
       {"log", log, Result::Floating, true, true, [](double x) { return std::log(x); }},
       {"sqrt", sqrt, Result::Floating, true, false, [](double x) { return std::sqrt(x); }},
@@ -146,14 +170,15 @@ const std::vector<UnaryCase>& unary_cases() {
 }
 
 void check_unary(const UnaryCase& c, DType t, std::int64_t n, bool fp64) {
-  const std::string what = std::string(c.name) + "(" + std::string(name(t)) + ") n=" + std::to_string(n);
+  const std::string what =
+      std::string(c.name) + "(" + std::string(name(t)) + ") n=" + std::to_string(n);
   const auto v = random_values(n, t, 7 + n);
   const Array a = host_array(v, {n}, t);
   if (!c.bool_ok && t == DType::Bool) {
     EXPECT_THROW(c.fn(a), DTypeError) << what;
     return;
   }
-  const DType result = c.result == Result::Bool ? DType::Bool
+  const DType result = c.result == Result::Bool       ? DType::Bool
                        : c.result == Result::Floating ? floating_result(t)
                                                       : t;
   if (!fp64 && result == DType::Float64) return;
@@ -173,7 +198,8 @@ TEST_P(Elementwise, UnaryOpsOnEveryDType) {
 
 TEST_P(Elementwise, UnaryOpsAtLargeSize) {
   for (const auto& c : unary_cases())
-    if (std::string(c.name) == "sin" || std::string(c.name) == "exp" || std::string(c.name) == "sqrt")
+    if (std::string(c.name) == "sin" || std::string(c.name) == "exp" ||
+        std::string(c.name) == "sqrt")
       check_unary(c, DType::Float32, kSizes.back(), device_has_fp64());
 }
 
@@ -227,7 +253,8 @@ TEST_P(Elementwise, ScalarsAreWeakInPromotion) {
   EXPECT_EQ((i32 + 1).dtype(), DType::Int32);
   EXPECT_EQ(add(less(f32, 0.0), 1).dtype(), DType::Int64);
   std::vector<double> expected(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) expected[i] = as_dtype(10.0 - v[i] * 2.5, DType::Float32);
+  for (std::size_t i = 0; i < v.size(); ++i)
+    expected[i] = as_dtype(10.0 - v[i] * 2.5, DType::Float32);
   expect_close(10.0 - f32 * 2.5, expected, false, "10 - a * 2.5");
   if (!device_has_fp64()) return;
   EXPECT_EQ((i32 * 2.5).dtype(), DType::Float64);

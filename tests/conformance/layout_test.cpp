@@ -8,8 +8,10 @@ namespace {
 class Layouts : public OnEveryDevice {};
 
 TEST_P(Layouts, BroadcastRowAgainstColumn) {
-  for (auto [rows, cols] : {std::pair<std::int64_t, std::int64_t>{1, 1}, {7, 1}, {7, 13}, {1023, 1025}}) {
-    const auto vc = random_values(rows, DType::Float32, 1), vr = random_values(cols, DType::Float32, 2);
+  for (auto [rows, cols] :
+       {std::pair<std::int64_t, std::int64_t>{1, 1}, {7, 1}, {7, 13}, {1023, 1025}}) {
+    const auto vc = random_values(rows, DType::Float32, 1),
+               vr = random_values(cols, DType::Float32, 2);
     const Array column = host_array(vc, {rows, 1}, DType::Float32);
     const Array row = host_array(vr, {cols}, DType::Float32);
     const Array out = column * row + 1.5;
@@ -28,7 +30,7 @@ TEST_P(Layouts, TransposedAndSteppedViews) {
   const Array m = host_array(v, {rows, cols}, DType::Float64);
   if (!device_has_fp64()) return;
   // m.T + m.T[::-1, ::2] style expression over views.
-  const Array t = m.transpose();                          // (53, 37), strides (1, 53)
+  const Array t = m.transpose();  // (53, 37), strides (1, 53)
   const Array s = m.slice(1, std::nullopt, std::nullopt, -1).transpose();  // reversed columns
   const Array out = sin(t) * s;
   std::vector<double> expected;

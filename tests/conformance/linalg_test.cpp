@@ -19,7 +19,9 @@ TEST_P(Linalg, GemmAndGemvMatchNaiveLoops) {
   for (DType t : {DType::Float32, DType::Float64}) {
     if (!device_has_fp64() && t == DType::Float64) continue;
     for (auto [m, k, n] : {std::tuple<std::int64_t, std::int64_t, std::int64_t>{1, 1, 1},
-                           {7, 5, 3}, {64, 33, 17}, {130, 257, 65}}) {
+                           {7, 5, 3},
+                           {64, 33, 17},
+                           {130, 257, 65}}) {
       const auto va = random_values(m * k, t, 1), vb = random_values(k * n, t, 2);
       const Array a = host_array(va, {m, k}, t), b = host_array(vb, {k, n}, t);
       const std::string what = "matmul " + std::string(name(t)) + " " + std::to_string(m) + "x" +
@@ -30,7 +32,8 @@ TEST_P(Linalg, GemmAndGemvMatchNaiveLoops) {
         const auto g = got.to_vector<double>();
         ASSERT_EQ(g.size(), want.size()) << w;
         for (std::size_t i = 0; i < g.size(); ++i)
-          ASSERT_NEAR(g[i], want[i], scale * tolerance(t, false) * std::max(1.0, std::abs(want[i])) * 4)
+          ASSERT_NEAR(g[i], want[i],
+                      scale * tolerance(t, false) * std::max(1.0, std::abs(want[i])) * 4)
               << w << " element " << i;
       };
       near(matmul(a, b), naive_matmul(va, vb, m, k, n), what);

@@ -33,20 +33,28 @@ Folded fold(const std::vector<double>& v, ir::ReduceOp op) {
 
 Array run(ir::ReduceOp op, const Array& a, std::optional<int> axis) {
   switch (op) {
-    case ir::ReduceOp::Sum: return sum(a, axis);
-    case ir::ReduceOp::Prod: return prod(a, axis);
-    case ir::ReduceOp::Min: return min(a, axis);
-    case ir::ReduceOp::Max: return max(a, axis);
-    case ir::ReduceOp::ArgMin: return argmin(a, axis);
-    case ir::ReduceOp::ArgMax: return argmax(a, axis);
+    case ir::ReduceOp::Sum:
+      return sum(a, axis);
+    case ir::ReduceOp::Prod:
+      return prod(a, axis);
+    case ir::ReduceOp::Min:
+      return min(a, axis);
+    case ir::ReduceOp::Max:
+      return max(a, axis);
+    case ir::ReduceOp::ArgMin:
+      return argmin(a, axis);
+    case ir::ReduceOp::ArgMax:
+      return argmax(a, axis);
   }
   return {};
 }
 
-constexpr ir::ReduceOp kOps[] = {ir::ReduceOp::Sum, ir::ReduceOp::Prod, ir::ReduceOp::Min,
+constexpr ir::ReduceOp kOps[] = {ir::ReduceOp::Sum, ir::ReduceOp::Prod,   ir::ReduceOp::Min,
                                  ir::ReduceOp::Max, ir::ReduceOp::ArgMin, ir::ReduceOp::ArgMax};
 
-bool is_arg(ir::ReduceOp op) { return op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax; }
+bool is_arg(ir::ReduceOp op) {
+  return op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax;
+}
 
 TEST_P(Reductions, OverAllElements) {
   for (DType t : kAllDTypes) {
@@ -59,8 +67,8 @@ TEST_P(Reductions, OverAllElements) {
         const auto v = op == ir::ReduceOp::Prod ? random_values(n, t, n, 0.5, 1.5)
                                                 : random_values(n, t, n + 100);
         const Array a = host_array(v, {n}, t);
-        const std::string what = std::string(ir::name(op)) + "(" + std::string(name(t)) +
-                                 ") n=" + std::to_string(n);
+        const std::string what =
+            std::string(ir::name(op)) + "(" + std::string(name(t)) + ") n=" + std::to_string(n);
         if (n == 0 && op != ir::ReduceOp::Sum && op != ir::ReduceOp::Prod) {
           EXPECT_THROW(run(op, a, std::nullopt), ValueError) << what;
           continue;
@@ -75,7 +83,9 @@ TEST_P(Reductions, OverAllElements) {
           // A float32 sum of 2^20 terms stays within pairwise-summation error of the exact sum.
           const double tol = t == DType::Float32 ? 1e-6 * std::sqrt(double(n) + 1) : 1e-12;
           const double got = out.item<double>();
-          EXPECT_NEAR(got, f.value, tol * std::max(1.0, std::abs(f.value)) + (t == DType::Float32 ? 1e-3 : 1e-9)) << what;
+          EXPECT_NEAR(got, f.value,
+                      tol * std::max(1.0, std::abs(f.value)) + (t == DType::Float32 ? 1e-3 : 1e-9))
+              << what;
         }
       }
   }

@@ -28,7 +28,8 @@ inline DType numpy_promotion(DType a, DType b) {
 // Converts a float64 value as a store into `t` does.
 inline double as_dtype(double x, DType t) {
   switch (t) {
-    case DType::Bool: return x != 0 || std::isnan(x) ? 1 : 0;
+    case DType::Bool:
+      return x != 0 || std::isnan(x) ? 1 : 0;
     case DType::Int32:
     case DType::Int64: {
       if (std::isnan(x)) return 0;
@@ -36,8 +37,10 @@ inline double as_dtype(double x, DType t) {
       const double hi = t == DType::Int32 ? 2147483647.0 : 9223372036854775807.0;
       return std::clamp(std::trunc(x), lo, hi);
     }
-    case DType::Float32: return static_cast<float>(x);
-    case DType::Float64: return x;
+    case DType::Float32:
+      return static_cast<float>(x);
+    case DType::Float64:
+      return x;
   }
   return x;
 }
@@ -62,7 +65,11 @@ inline double integer_pow(double base, double exponent) {
   return r;
 }
 
-inline double nan_min(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b); }
-inline double nan_max(double a, double b) { return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b); }
+inline double nan_min(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
+}
+inline double nan_max(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? NAN : std::max(a, b);
+}
 
 }  // namespace switchyard::conformance
