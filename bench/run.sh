@@ -28,5 +28,11 @@ done
 python3 "$(dirname "$0")/report.py" --cache "${cold[*]}" "${warm[*]}"
 
 echo
+echo "First auto decision on an uncalibrated machine (3 runs, each with no profile)"
+for i in 1 2 3; do
+  SWITCHYARD_PROFILE="$out/first-use-$i.json" "$build/bench/first_use"
+done
+
+echo
 echo "Regret: auto vs every fixed candidate, workloads x sizes x where the inputs live (1-2 min)"
 "$build/bench/regret_bench"
