@@ -42,12 +42,10 @@ TEST(KernelIR, ValidationRejectsBadOperands) {
   EXPECT_THROW(two_reduced.validate(), ValueError);
 }
 
-TEST(KernelIR, CountsWorkAndPrints) {
+TEST(KernelIR, CountsWork) {
   const Kernel k = axpb_sin(DType::Float32);
   EXPECT_EQ(k.transcendental_count(), 1);
   EXPECT_EQ(k.arithmetic_count(), 2);
-  const std::string text = to_string(k);
-  EXPECT_NE(text.find("sin float32"), std::string::npos) << text;
 }
 
 TEST(KernelIR, ReductionResultTypes) {

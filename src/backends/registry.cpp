@@ -50,8 +50,8 @@ Registry::Registry() {
   // Settings are checked once, up front: a typo fails the first operation, not a later one.
   log_enabled(LogLevel::Error);
   memory_reserve_fraction();
-  const char* forced = env_value("SWITCHYARD_BACKEND");
-  const std::string choice = forced ? forced : "auto";
+  const char* backend_text = env_value("SWITCHYARD_BACKEND");
+  const std::string choice = backend_text ? backend_text : "auto";
   if (choice != "auto" && !known(choice))
     throw ConfigError("SWITCHYARD_BACKEND='" + choice + "': expected one of " + valid_names(true));
   const char* disable_text = env_value("SWITCHYARD_DISABLE");
@@ -64,7 +64,7 @@ Registry::Registry() {
       throw ConfigError("SWITCHYARD_BACKEND='" + choice +
                         "' is also in SWITCHYARD_DISABLE: expected a backend that is not disabled");
   }
-  forced_ = choice != "auto";
+  const bool forced = choice != "auto";
 
   for (const auto& entry : kEntries) {
     owned_.push_back(entry.make());
@@ -72,18 +72,18 @@ Registry::Registry() {
     std::string reason = b->unavailable_reason();
     if (reason.empty() && std::find(disabled.begin(), disabled.end(), entry.name) != disabled.end())
       reason = "disabled by SWITCHYARD_DISABLE";
-    if (reason.empty() && forced_ && entry.name != choice)
+    if (reason.empty() && forced && entry.name != choice)
       reason = "not selected: SWITCHYARD_BACKEND=" + choice;
     if (entry.name == "cpu") cpu_ = b->devices().front();
     if (reason.empty())
       for (Device* d : b->devices()) devices_.push_back(d);
     status_.push_back({b, std::move(reason)});
   }
-  if (!forced_ && devices_.empty())
+  if (!forced && devices_.empty())
     throw ConfigError("no usable backend: every one is unavailable or in SWITCHYARD_DISABLE='" +
                       std::string(disable_text ? disable_text : "") +
                       "': expected at least one of " + valid_names(false) + " left enabled");
-  if (forced_ && devices_.empty()) {
+  if (forced && devices_.empty()) {
     const Backend* b = find(choice);
     throw BackendUnavailable("SWITCHYARD_BACKEND=" + choice +
                              " but that backend is unavailable: " + b->unavailable_reason());

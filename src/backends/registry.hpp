@@ -35,7 +35,6 @@ class Registry {
   Device& cpu() const { return *cpu_; }
 
   Backend* find(std::string_view name) const;
-  bool forced() const { return forced_; }
 
   Registry();  // detects; use instance() outside tests
   ~Registry();
@@ -45,7 +44,6 @@ class Registry {
   std::vector<BackendStatus> status_;
   std::vector<Device*> devices_;
   Device* cpu_ = nullptr;
-  bool forced_ = false;
 };
 
 }  // namespace switchyard

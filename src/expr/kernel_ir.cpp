@@ -141,30 +141,6 @@ int Kernel::arithmetic_count() const {
   return n;
 }
 
-std::string to_string(const Kernel& k) {
-  std::string s;
-  for (std::size_t v = 0; v < k.body.size(); ++v) {
-    const Instr& i = k.body[v];
-    s += "%" + std::to_string(v) + " = " + std::string(name(i.op)) + " " +
-         std::string(switchyard::name(i.dtype));
-    if (i.op == OpCode::Load)
-      s += " in" + std::to_string(i.a);
-    else if (i.op == OpCode::Scalar)
-      s += " s" + std::to_string(i.a);
-    else {
-      const std::int32_t operands[3] = {i.a, i.b, i.c};
-      for (int j = 0; j < arity(i.op); ++j) s += " %" + std::to_string(operands[j]);
-    }
-    s += "\n";
-  }
-  for (std::size_t o = 0; o < k.outputs.size(); ++o)
-    s += "out" + std::to_string(o) + " = %" + std::to_string(k.outputs[o].value) + "\n";
-  if (k.has_reduction)
-    s += std::string(name(k.reduction.op)) +
-         (k.reduction.over == ReduceOver::All ? " over all\n" : " over last axis\n");
-  return s;
-}
-
 std::int32_t KernelBuilder::load(DType dtype, Layout layout) {
   kernel_.inputs.push_back({dtype, layout});
   kernel_.body.push_back(

@@ -151,9 +151,6 @@ struct Kernel {
   int arithmetic_count() const;
 };
 
-// Readable listing, e.g. "%0 = load f32 in0\n%1 = sin f32 %0\n..." for explain and errors.
-std::string to_string(const Kernel& k);
-
 // Builds kernels one instruction at a time, inserting nothing implicitly: callers cast first.
 class KernelBuilder {
  public:

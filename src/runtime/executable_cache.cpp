@@ -89,7 +89,7 @@ Prepared prepare(Device& device, const ir::Kernel& kernel, std::uint64_t kernel_
 }
 
 Prepared prepare(Device& device, const LibraryOp& op, std::string_view label) {
-  return prepare_cached(device, library_hash(op), op, label);
+  return prepare_cached(device, scheduler::library_signature(op), op, label);
 }
 
 bool ready(const Device& device, std::uint64_t kernel_hash) {
@@ -111,10 +111,6 @@ void compile_in_background(Device& device, const ir::Kernel& kernel, std::string
     if (!c.entries.emplace(key, task->get_future().share()).second) return;
   }
   std::thread([task] { (*task)(); }).detach();
-}
-
-std::uint64_t library_hash(const LibraryOp& op) {
-  return scheduler::library_signature(op);
 }
 
 }  // namespace switchyard::runtime

@@ -32,8 +32,4 @@ bool ready(const Device& device, std::uint64_t kernel_hash);
 // Starts compiling on another thread unless an entry exists; returns at once.
 void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label);
 
-// A stable hash of a library op, disjoint from kernel hashes in practice: the scheduler's
-// workload signature (scheduler::library_signature), so ready() answers for library ops too.
-std::uint64_t library_hash(const LibraryOp& op);
-
 }  // namespace switchyard::runtime
