@@ -18,3 +18,6 @@ endif()
 if(SWITCHYARD_BUILD_BENCHMARKS)
   find_package(benchmark REQUIRED)
 endif()
+# CUDA needs only the toolkit's headers at build time (the driver, NVRTC and cuBLAS are loaded at
+# run time); found here, once, so the library and the tests see the same answer.
+find_package(CUDAToolkit QUIET)

@@ -148,6 +148,12 @@ class Plan {
       ranked_ = true;
       for (const auto& e : scheduler_->decide(w_, compiled_).ranking)
         rest_.push_back((*candidates_)[e.candidate]);
+      // Devices still being calibrated in the background have no model yet, but can take the
+      // work when every modelled one fails.
+      for (const Candidate& c : Placement::instance().priority_order())
+        if (std::none_of(rest_.begin(), rest_.end(),
+                         [&](const Candidate& r) { return r.device == c.device; }))
+          rest_.push_back(c);
     }
     while (!rest_.empty()) {
       const Candidate c = rest_.front();
