@@ -3,9 +3,11 @@
 #include <future>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
+#include "core/cancellation.hpp"
+#include "core/log.hpp"
+#include "runtime/background.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/trace.hpp"
 #include "scheduler/workload.hpp"
@@ -33,7 +35,7 @@ struct Cache {
 };
 
 Cache& cache() {
-  static Cache* c = new Cache;  // never destroyed: background compiles may outlive main()
+  static Cache* c = new Cache;  // never destroyed: work in static destructors may still look
   return *c;
 }
 
@@ -103,14 +105,28 @@ bool ready(const Device& device, std::uint64_t kernel_hash) {
 
 void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label) {
   const Key key{kernel.hash(), &device};
-  auto task = std::make_shared<std::packaged_task<std::shared_ptr<Executable>()>>(
-      [&device, kernel, name = std::string(label)] { return compile(device, name, kernel); });
+  auto done = std::make_shared<std::promise<std::shared_ptr<Executable>>>();
   {
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
-    if (!c.entries.emplace(key, task->get_future().share()).second) return;
+    if (!c.entries.emplace(key, done->get_future().share()).second) return;
   }
-  std::thread([task] { (*task)(); }).detach();
+  // The entry is settled on every path (compiled, failed, abandoned at exit), so a caller that
+  // finds it never waits forever.
+  const bool queued =
+      Background::instance().run([done, &device, kernel, name = std::string(label)] {
+        try {
+          if (Background::instance().cancelled()) throw Cancelled();
+          done->set_value(compile(device, name, kernel));
+        } catch (...) {
+          done->set_exception(std::current_exception());
+        }
+      });
+  if (!queued) {
+    Cache& c = cache();
+    std::lock_guard lock(c.mutex);
+    c.entries.erase(key);
+  }
 }
 
 }  // namespace switchyard::runtime
