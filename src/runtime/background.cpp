@@ -73,6 +73,12 @@ void Background::at_shutdown(std::function<void()> hook) {
   if (!state_->shut_down) state_->hooks.push_back(std::move(hook));
 }
 
+void Background::keep_exit_handler_last() {
+  std::lock_guard lock(state_->mutex);
+  if (!state_->shut_down)
+    std::atexit(shutdown_at_exit);  // shutdown() runs once: extra calls return
+}
+
 void Background::wait_idle() {
   state_->arena.execute([this] { state_->group.wait(); });
 }

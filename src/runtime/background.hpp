@@ -31,6 +31,11 @@ class Background {
   // Cancels, waits for running tasks, runs the hooks. Idempotent; the exit handler calls it.
   void shutdown();
 
+  // Registers the exit handler again, so it runs before the destructors of statics created since
+  // (drivers create some lazily: PoCL's compiler at its first build). Called after each device
+  // compile and between calibration steps; cheap, and a no-op once shutdown has begun.
+  void keep_exit_handler_last();
+
   // Waits until no task is queued or running (tests; no cancellation).
   void wait_idle();
 

@@ -48,7 +48,11 @@ template <class Work>
 std::shared_ptr<Executable> compile(Device& device, std::string_view label, const Work& work) {
   TraceSpan span(device.info(), TraceStage::Compile, label);
   maybe_inject(device.info(), FaultStage::Compile);
-  return device.prepare(work);
+  auto exe = device.prepare(work);
+  // A driver's compiler may have created statics just now: exit must stop background work
+  // before they are destroyed.
+  if (!device.info().host_addressable) Background::instance().keep_exit_handler_last();
+  return exe;
 }
 
 template <class Work>
@@ -66,7 +70,11 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
   if (entry.valid()) {
     const bool was_ready = entry.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     try {
-      return {entry.get(), was_ready, was_ready ? 0 : seconds_since(start)};
+      auto exe = entry.get();
+      if (!was_ready)
+        logf(LogLevel::Info, "compile: {} for {}: waited {:.1f} ms for the background compile",
+             label, device.info().id(), 1e3 * seconds_since(start));
+      return {std::move(exe), was_ready, was_ready ? 0 : seconds_since(start)};
     } catch (...) {
       // A failed background compile: forget it so the next call compiles again, and report.
       std::lock_guard lock(c.mutex);
@@ -76,6 +84,8 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
   }
   auto exe = compile(device, label, work);
   const double compile_s = seconds_since(start);
+  logf(LogLevel::Info, "compile: {} for {}: {:.1f} ms (not in memory)", label, device.info().id(),
+       1e3 * compile_s);
   std::promise<std::shared_ptr<Executable>> done;
   done.set_value(exe);
   std::lock_guard lock(c.mutex);

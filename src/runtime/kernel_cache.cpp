@@ -238,11 +238,14 @@ std::vector<std::byte> KernelCache::get_or_build(
     // The modification time is the LRU clock; a concurrent eviction may have removed the file.
     std::error_code ignored;
     fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);
+    logf(LogLevel::Info, "kernel cache: disk hit {}", path.filename().string());
     std::lock_guard lock(stats_mutex_);
     ++stats_.disk_hits;
     return std::move(found.payload);
   }
   std::vector<std::byte> payload = build_and_count(build);
+  logf(LogLevel::Info, "kernel cache: {} {}, built and stored",
+       found.state == Lookup::Corrupt ? "corrupt entry" : "miss", path.filename().string());
   if (found.state == Lookup::Corrupt) {
     std::lock_guard lock(stats_mutex_);
     ++stats_.corrupt_entries_rebuilt;

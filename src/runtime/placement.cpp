@@ -46,7 +46,9 @@ Placement::Placement() {
 void Placement::calibrate_devices() {
   // Checked before each calibration step: exit does not wait for a whole calibration.
   const auto stop_at_exit = [](std::string_view, std::string_view, double) {
-    if (Background::instance().cancelled()) throw Cancelled();
+    Background& background = Background::instance();
+    if (background.cancelled()) throw Cancelled();
+    background.keep_exit_handler_last();  // the last step may have created driver statics
   };
   try {
     install(scheduler::load_or_calibrate(CalibrationDepth::Quick, stop_at_exit,
