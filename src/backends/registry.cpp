@@ -39,6 +39,18 @@ bool known(std::string_view name) {
                      [&](const Entry& e) { return e.name == name; });
 }
 
+// "detect: opencl: 1 device: opencl:0 = pthread-... (driver ...)", or why it is unavailable.
+std::string detection_line(std::string_view name, Backend& b, const std::string& reason) {
+  std::string line = "detect: " + std::string(name) + ": ";
+  if (!reason.empty()) return line + "unavailable: " + reason;
+  const auto devices = b.devices();
+  line += std::to_string(devices.size()) + (devices.size() == 1 ? " device" : " devices");
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    line += (i ? "; " : ": ") + devices[i]->info().id() + " = " + devices[i]->info().name +
+            " (driver " + devices[i]->info().driver_version + ")";
+  return line;
+}
+
 }  // namespace
 
 BackendSettings backend_settings() {
@@ -97,6 +109,7 @@ Registry::Registry() {
     if (entry.name == "cpu") cpu_ = b->devices().front();
     if (reason.empty())
       for (Device* d : b->devices()) devices_.push_back(d);
+    if (log_enabled(LogLevel::Info)) log(LogLevel::Info, detection_line(entry.name, *b, reason));
     // Only a backend missing from the machine counts: a disabled one was left out on purpose.
     if (!b->available() && settings.requires_backend(entry.name))
       throw BackendUnavailable("SWITCHYARD_REQUIRE_BACKENDS names " + std::string(entry.name) +

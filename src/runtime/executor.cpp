@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "backends/registry.hpp"
+#include "core/log.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/executable_cache.hpp"
@@ -117,6 +118,8 @@ class Plan {
       for (const Candidate& c : choices.candidates)
         if (c.device == pinned.device && c.parallelism == pinned.parallelism)
           first_.model = c.model;
+      logf(LogLevel::Debug, "decision: {} on {} (pinned by a device scope)", label,
+           pinned.device->info().id());
       return;
     }
     scheduler_ = learner_ = choices.scheduler.get();
@@ -124,6 +127,8 @@ class Plan {
       rest_ = Placement::instance().priority_order();
       first_ = rest_.front();
       rest_.erase(rest_.begin());
+      logf(LogLevel::Debug, "decision: {} on {} (no calibrated models: backend priority)", label,
+           first_.device->info().id());
       return;
     }
     const auto& models = scheduler_->models();
@@ -134,6 +139,8 @@ class Plan {
       all_compiled = all_compiled && compiled_[i];
     }
     first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_)];
+    logf(LogLevel::Debug, "decision: {} ({} elements) on {}: {}", label, w.elements,
+         scheduler_->models()[first_.model].name, scheduler::describe(reason_));
     if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
       const auto decision = scheduler_->decide(w, compiled_);
       background_ = choices.candidates[decision.ranking.front().candidate].device;
