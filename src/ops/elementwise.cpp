@@ -2,6 +2,7 @@
 // promotion implies) and hands it to the executor. Fusion of longer chains produces the same IR.
 #include <string>
 
+#include "core/checked.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
@@ -71,6 +72,7 @@ ScalarValue scalar_as(Scalar s, DType dtype) {
 Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
   const Typing t = binary_typing(op, promote_types(a.dtype(), b.dtype()), fn);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
+  byte_count(shape, t.result);  // broadcast views can ask for a result no memory holds
   const runtime::LaunchInput ins[2] = {runtime::launch_input(a, shape),
                                        runtime::launch_input(b, shape)};
   ir::KernelBuilder k;
@@ -82,6 +84,7 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
 
 Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first) {
   const Typing t = binary_typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
+  byte_count(a.shape(), t.result);
   const runtime::LaunchInput in = runtime::launch_input(a, a.shape());
   const ScalarValue value = scalar_as(s, t.operands);
   ir::KernelBuilder k;
@@ -92,6 +95,7 @@ Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scal
 }
 
 Array unary(OpCode op, const Array& a, DType compute) {
+  byte_count(a.shape(), op == OpCode::Not ? DType::Bool : compute);
   const runtime::LaunchInput in = runtime::launch_input(a, a.shape());
   ir::KernelBuilder k;
   const auto x = k.cast(k.load(a.dtype(), in.layout), compute);
@@ -180,6 +184,7 @@ Array ceil(const Array& a) {
 Array where(const Array& cond, const Array& a, const Array& b) {
   const DType t = promote_types(a.dtype(), b.dtype());
   const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), a.shape()), b.shape());
+  byte_count(shape, t);
   const runtime::LaunchInput ins[3] = {runtime::launch_input(cond, shape),
                                        runtime::launch_input(a, shape),
                                        runtime::launch_input(b, shape)};
