@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "backends/registry.hpp"
+#include "core/checked.hpp"
 #include "core/log.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
@@ -311,8 +312,7 @@ Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
   const DType out_dtype = kernel.has_reduction
                               ? ir::reduce_result(kernel.reduction.op, kernel.outputs[0].dtype)
                               : kernel.outputs[0].dtype;
-  const std::size_t out_bytes =
-      static_cast<std::size_t>(element_count(out_shape)) * size_of(out_dtype);
+  const std::size_t out_bytes = byte_count(out_shape, out_dtype);
   const std::int64_t elements = element_count(shape);
   if (elements == 0) {
     Array out(Buffer::allocate_host(out_bytes), out_dtype, out_shape, contiguous_strides(out_shape),
@@ -356,8 +356,7 @@ Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
 
 Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
                   const Shape& out_shape) {
-  const std::size_t out_bytes =
-      static_cast<std::size_t>(element_count(out_shape)) * size_of(op.dtype);
+  const std::size_t out_bytes = byte_count(out_shape, op.dtype);
   scheduler::Workload w = scheduler::describe(op, args);
   const Buffer* buffers[2] = {a.buffer().get(), b.buffer().get()};
   add_residency(w, buffers);
