@@ -3,8 +3,6 @@
 // explain. Each must give correct results, report the fallback, and keep going (exit status 0)
 // while another device remains.
 #include <gtest/gtest.h>
-#include <stdio.h>
-#include <sys/wait.h>
 
 #include <algorithm>
 #include <chrono>
@@ -15,6 +13,7 @@
 #include <tuple>
 #include <vector>
 
+#include "child_process.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/fault_injection.hpp"
 #include "switchyard/switchyard.hpp"
@@ -187,22 +186,20 @@ TEST_P(FaultMatrix, ExplainReportsTheFallbackAndWhereTheWorkRan) {
   EXPECT_NE(e.to_string().find("fallback"), std::string::npos) << e.to_string();
 }
 
-// Runs the switchyard program with `fault` injected; returns its exit status and output.
-std::pair<int, std::string> run_cli(const std::string& fault, const std::string& arguments) {
-  const std::string command =
-      "SWITCHYARD_FAULT=" + fault + " " + SWITCHYARD_CLI + " " + arguments + " 2>&1";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (!pipe) return {-1, "popen failed: " + command};
-  std::string output;
-  char chunk[4096];
-  while (const std::size_t got = std::fread(chunk, 1, sizeof chunk, pipe))
-    output.append(chunk, got);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), output};
+// Runs the switchyard program with `fault` injected; returns its exit status and its output
+// (stdout, then stderr).
+std::pair<int, std::string> run_cli(const std::string& fault,
+                                    const std::vector<std::string>& arguments) {
+  const testing_support::TempDir dir;
+  std::vector<std::string> command = {SWITCHYARD_CLI};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  const auto r =
+      testing::Child(command, {{"SWITCHYARD_FAULT", fault}}, dir.path() / "switchyard").wait();
+  return {r.status, r.out + r.err};
 }
 
 TEST_P(FaultMatrix, DemoShowsTheFailedDeviceAndExitsZero) {
-  const auto [status, output] = run_cli(device_ + ":" + kind_, "demo");
+  const auto [status, output] = run_cli(device_ + ":" + kind_, {"demo"});
   EXPECT_EQ(status, 0) << output;
   EXPECT_NE(output.find(device_ + "  "), std::string::npos) << output;
   EXPECT_NE(output.find("failed: "), std::string::npos) << "the failed device's error:\n" << output;
@@ -212,8 +209,9 @@ TEST_P(FaultMatrix, DemoShowsTheFailedDeviceAndExitsZero) {
 }
 
 TEST_P(FaultMatrix, ExplainCommandKeepsGoing) {
-  const auto [status, output] = run_cli(
-      device_ + ":" + kind_, "explain --op \"sum(a*b+tanh(c))\" --n 1e5 --resident " + device_);
+  const auto [status, output] =
+      run_cli(device_ + ":" + kind_,
+              {"explain", "--op", "sum(a*b+tanh(c))", "--n", "1e5", "--resident", device_});
   EXPECT_EQ(status, 0) << output;
   EXPECT_NE(output.find("chosen: "), std::string::npos) << output;
   EXPECT_NE(output.find("result: "), std::string::npos) << output;

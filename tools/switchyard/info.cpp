@@ -68,12 +68,19 @@ nlohmann::json info_json() {
   } catch (const Error& e) {
     j["detection_error"] = e.what();
   }
-  for (const Setting& s : settings())
+  for (Setting& s : settings()) {
+    // A setting the machine cannot satisfy (a forced or required backend that is missing) is
+    // found by detection, not by the syntax check.
+    const auto& detection_error = j["detection_error"];
+    if (s.problem.empty() && detection_error.is_string() &&
+        detection_error.get<std::string>().find(s.name) != std::string::npos)
+      s.problem = detection_error.get<std::string>();
     j["environment"][s.name] = {
         {"value", s.value.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.value)},
         {"default", s.default_value},
         {"meaning", s.meaning},
         {"problem", s.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.problem)}};
+  }
   return j;
 }
 
