@@ -229,6 +229,10 @@ TEST(Profile, CorruptOrForeignFilesAreIgnoredWithOneWarning) {
   nlohmann::json j = nlohmann::json::parse(good);
   j["format_version"] = kProfileFormatVersion + 1;
   expect_rejected(j.dump(), "format version");
+  j["format_version"] = 2.4e37;  // beyond int: compared, never converted
+  expect_rejected(j.dump(), "format version");
+  j["format_version"] = "1";
+  expect_rejected(j.dump(), "format version");
 
   j = nlohmann::json::parse(good);
   j["identity"]["cpu_model"] = "Another CPU";

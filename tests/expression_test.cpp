@@ -1,5 +1,5 @@
 // The command line's expression parser: deep nesting is a ParseError naming the limit, never a
-// stack overflow.
+// stack overflow; numbers are read within the text given, never past it.
 #include "expression.hpp"
 
 #include <gtest/gtest.h>
@@ -56,6 +56,16 @@ TEST(Expression, NestingIsCountedPerPathNotPerExpression) {
   std::string text = "a";
   for (int i = 0; i < 2 * kMaxNesting; ++i) text += " + (-(a))";
   EXPECT_EQ(value_of(text), 2.0 - 2.0 * 2 * kMaxNesting);
+}
+
+TEST(Expression, NumbersEndWhereTheTextEnds) {
+  const std::string_view text = "2e5";
+  EXPECT_EQ(evaluate(text.substr(0, 1), {}).item<double>(), 2.0);  // not 200000
+  EXPECT_EQ(value_of("1.5e1 * a"), 30.0);
+  EXPECT_EQ(value_of(".5 + a"), 2.5);
+  testing_support::expect_mentions(
+      testing_support::error_message<ParseError>([] { evaluate(".", {}); }), {"expected a number"});
+  EXPECT_THROW(evaluate("1e999999", {}), ParseError);
 }
 
 }  // namespace

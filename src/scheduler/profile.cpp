@@ -167,9 +167,10 @@ void drop_vanished(const fs::path& path, std::vector<DeviceModel>& models,
 
 Profile parse(const std::string& text, const fs::path& path, const MachineIdentity& now) {
   const json j = json::parse(text);
-  const int version = j.at("format_version").get<int>();
-  if (version != kProfileFormatVersion)
-    throw Unusable{"format version " + std::to_string(version) + ", expected " +
+  // Compared as JSON, not converted first: a version beyond int's range must not reach a cast.
+  const json& version = j.at("format_version");
+  if (version != json(kProfileFormatVersion))
+    throw Unusable{"format version " + version.dump() + ", expected " +
                    std::to_string(kProfileFormatVersion)};
   check_identity(identity_from_json(j.at("identity")), now);
   Profile p;

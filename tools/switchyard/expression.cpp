@@ -1,6 +1,7 @@
 #include "expression.hpp"
 
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 
 #include "switchyard/ops.hpp"
@@ -143,9 +144,12 @@ class Parser {
       return v;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      // from_chars stops at the end of the view; strtod would read past it.
       const char* start = text_.data() + pos_;
-      char* end = nullptr;
-      const double number = std::strtod(start, &end);
+      double number = 0;
+      const auto [end, error] = std::from_chars(start, text_.data() + text_.size(), number);
+      if (error != std::errc{})
+        fail("expected a number at '" + std::string(text_.substr(pos_, 16)) + "'");
       pos_ += end - start;
       return {{}, number};
     }
