@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "switchyard/switchyard.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
@@ -158,6 +159,21 @@ TEST(DLPack, ARejectedTensorStaysTheCallersAndImportsOnceFixed) {
     EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 2, 1, 3}));
   }
   EXPECT_EQ(deletes, 1);
+}
+
+TEST(DLPack, BoolBytesOtherThanZeroOrOneAreRejectedOnlyWhereTheViewReadsThem) {
+  // Six bytes seen as bool: element 2 holds 2. A view of the first two elements never reads it.
+  std::vector<std::uint8_t> bytes = {1, 0, 2, 1, 0, 1};
+  std::int64_t shape[1] = {6}, strides[1] = {1};
+  DLManagedTensor t{};
+  t.dl_tensor = {bytes.data(), {kDLCPU, 0}, 1, {6 /* kDLBool */, 8, 1}, shape, strides, 0};
+  testing_support::expect_mentions(
+      testing_support::error_message<DLPackError>([&] { (void)from_dlpack(&t); }),
+      {"byte 2", "element 2", "expected 0 or 1"});
+  shape[0] = 2;
+  const Array ok = from_dlpack(&t);  // no deleter: the bytes stay the test's
+  EXPECT_EQ(ok.dtype(), DType::Bool);
+  EXPECT_EQ(sum(ok.astype(DType::Int32)).item<std::int64_t>(), 1);
 }
 
 TEST(DLPack, NegativeStridesAndEmptyTensorsImport) {

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_set>
+#include <vector>
 
 #include "core/checked.hpp"
 #include "runtime/buffer.hpp"
@@ -97,6 +98,30 @@ Region borrowed_region(const DLTensor& t, const Shape& shape, const Strides& str
           static_cast<std::size_t>(*bytes), -span->lo};
 }
 
+// Kernels load bool elements as C++ bool, for which a byte other than 0 or 1 is undefined
+// behaviour; NumPy and PyTorch write only 0 and 1, so any other byte is a malformed tensor. Walks
+// the view's own elements (not the gaps between them), from `first`, in index order.
+void check_bool_bytes(const std::byte* first, const Shape& shape, const Strides& strides) {
+  const int rank = static_cast<int>(shape.size());
+  std::vector<std::int64_t> index(static_cast<std::size_t>(rank), 0);
+  std::int64_t at = 0;
+  for (std::int64_t i = 0, n = element_count(shape); i < n; ++i) {
+    const auto byte = std::to_integer<unsigned>(first[at]);
+    if (byte > 1)
+      throw DLPackError("DLPack bool tensor holds the byte " + std::to_string(byte) +
+                        " at element " + std::to_string(i) +
+                        ": expected 0 or 1 in every element; convert with `x != 0` first");
+    for (int d = rank - 1; d >= 0; --d) {
+      if (++index[d] < shape[d]) {
+        at += strides[d];
+        break;
+      }
+      at -= strides[d] * (shape[d] - 1);
+      index[d] = 0;
+    }
+  }
+}
+
 // The tensors imported and not yet released: a DLManagedTensor is consumed by its first import,
 // and a second import would run its deleter twice (a double free in the producer).
 class LiveImports {
@@ -165,6 +190,8 @@ Array from_dlpack(DLManagedTensor* tensor) {
                       " is not a multiple of the element size " + std::to_string(size_of(dtype)));
   const bool empty = element_count(shape) == 0;
   const Region region = borrowed_region(t, shape, strides, dtype, empty);
+  if (dtype == DType::Bool && !empty)
+    check_bool_bytes(region.first + region.offset, shape, strides);
   auto release = [tensor] {
     live_imports().forget(tensor);  // before the deleter: the producer may reuse the address
     if (tensor->deleter) tensor->deleter(tensor);
