@@ -44,9 +44,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Bytes in{data, size};
   // A heap buffer of exactly kBufferBytes, so ASan sees any reach past either end.
   auto* buffer = static_cast<std::uint8_t*>(std::malloc(kBufferBytes));
-  for (std::size_t i = 0; i < kBufferBytes; ++i) buffer[i] = static_cast<std::uint8_t>(i);
-
   const auto flags = in.take<std::uint8_t>();
+  // Distinct bytes, except that a bool tensor holds 0s and 1s as DLPack producers write them
+  // (FUZZ_DLPACK_RAW_BOOL=1 keeps other bytes: see crashes/fuzz_dlpack/README.md).
+  static const bool raw_bool = std::getenv("FUZZ_DLPACK_RAW_BOOL") != nullptr;
+  // The dtype code follows the ndim byte; 6 is kDLBool.
+  const bool bool_storage = in.size > 2 && in.data[1] == 6 && !raw_bool;
+  for (std::size_t i = 0; i < kBufferBytes; ++i)
+    buffer[i] = static_cast<std::uint8_t>(bool_storage ? i & 1 : i);
+
   std::int64_t shape[8], strides[8];
   DLManagedTensor managed{};
   DLTensor& t = managed.dl_tensor;
