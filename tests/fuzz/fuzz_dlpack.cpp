@@ -36,13 +36,17 @@ struct Bytes {
 constexpr std::size_t kBufferBytes = 256;
 int deleter_calls = 0;
 
-// Whether the elements the tensor describes all lie in [buffer, buffer + kBufferBytes).
+// Whether the tensor's elements, at most 4096, all lie in [buffer, buffer + kBufferBytes).
 bool inside_buffer(const DLTensor& t, std::size_t itemsize) {
   __int128 lo = static_cast<__int128>(t.byte_offset), hi = lo;
+  // Zero strides repeat one element any number of times: a count cap keeps reads small.
+  __int128 count = 1;
   for (int i = 0; i < t.ndim; ++i) {
     if (t.shape[i] < 0) return false;
     if (t.shape[i] == 0) return true;  // no element is read
+    count = std::min(count * t.shape[i], __int128{1} << 40);
   }
+  if (count > 4096) return false;
   for (int i = 0; i < t.ndim; ++i) {
     __int128 stride = 1;
     if (t.strides) {
