@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every libFuzzer harness for a bounded time on its seed corpus, two at a time (CI has two
 # cores). Fails when any harness finds a crash, a sanitizer report or a broken invariant; the
-# input that did it is kept under $FUZZ_OUT/<name>/ and its path printed.
+# input that did it is kept under $FUZZ_OUT/<name>/ and its path printed. The 60 s per-input
+# limit leaves room for the quick calibration of the first placement (seconds under ASan).
 #   tests/fuzz/run.sh BUILD_DIR/tests/fuzz [SECONDS]
 # New corpus entries go to a scratch copy, never into the repository. FUZZ_REPLAY_CRASHES=1 also
 # runs the recorded reproducers in tests/fuzz/crashes/<name>/ (known bugs until they are fixed).
@@ -16,7 +17,7 @@ run_one() {
   local name=$1 work="$out/$1"
   mkdir -p "$work/corpus"
   cp -r "$here/corpus/$name/." "$work/corpus/"
-  "$bin_dir/$name" "$work/corpus" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 \
+  "$bin_dir/$name" "$work/corpus" -max_total_time="$seconds" -timeout=60 -rss_limit_mb=4096 \
     -max_len=4096 -print_final_stats=1 -artifact_prefix="$work/" >"$work/log" 2>&1
   local rc=$?
   if [ "${FUZZ_REPLAY_CRASHES:-0}" = 1 ] && [ -d "$here/crashes/$name" ] && [ $rc -eq 0 ]; then
