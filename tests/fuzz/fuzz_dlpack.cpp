@@ -60,8 +60,8 @@ bool inside_buffer(const DLTensor& t, std::size_t itemsize) {
     if (t.shape[i] > (std::int64_t{1} << 32) || stride > (__int128{1} << 32) ||
         stride < -(__int128{1} << 32))
       return false;
-    const __int128 reach = (static_cast<__int128>(t.shape[i]) - 1) * stride *
-                           static_cast<__int128>(itemsize);
+    const __int128 reach =
+        (static_cast<__int128>(t.shape[i]) - 1) * stride * static_cast<__int128>(itemsize);
     (reach < 0 ? lo : hi) += reach;
   }
   return lo >= 0 && hi + static_cast<__int128>(itemsize) <= static_cast<__int128>(kBufferBytes);
