@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   auto* buffer = static_cast<std::uint8_t*>(std::malloc(kBufferBytes));
   const auto flags = in.take<std::uint8_t>();
   // Distinct bytes, except that a bool tensor holds 0s and 1s as DLPack producers write them
-  // (FUZZ_DLPACK_RAW_BOOL=1 keeps other bytes: see crashes/fuzz_dlpack/README.md).
+  // (FUZZ_DLPACK_RAW_BOOL=1 keeps other bytes: see crashes/README.md).
   static const bool raw_bool = std::getenv("FUZZ_DLPACK_RAW_BOOL") != nullptr;
   // The dtype code follows the ndim byte; 6 is kDLBool.
   const bool bool_storage = in.size > 2 && in.data[1] == 6 && !raw_bool;
