@@ -2,6 +2,9 @@
 #include <dlpack/dlpack.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <limits>
+
 #include "switchyard/switchyard.hpp"
 
 namespace switchyard {
@@ -97,6 +100,82 @@ TEST(DLPack, RejectsForeignDevicesAndTypesLeavingTheTensorToTheCaller) {
   t->deleter(t);
   EXPECT_EQ(deletes, 1);
   EXPECT_THROW(from_dlpack(nullptr), DLPackError);
+}
+
+TEST(DLPack, ATensorImportedTwiceIsADLPackErrorAndIsDeletedOnce) {
+  int deletes = 0;
+  DLManagedTensor* t = make_tensor(&deletes, true);
+  {
+    const Array a = from_dlpack(t);
+    try {
+      from_dlpack(t);
+      ADD_FAILURE() << "a second import of a live tensor was accepted";
+    } catch (const DLPackError& e) {
+      EXPECT_NE(std::string(e.what()).find("already imported"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("expected"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(from_dlpack(t), DLPackError);
+    EXPECT_EQ(deletes, 0);
+    EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 2, 4, 1, 3, 5}));  // still intact
+  }
+  EXPECT_EQ(deletes, 1);
+}
+
+TEST(DLPack, AnExportedTensorImportedTwiceRunsItsDeleterOnce) {
+  const Array source = Array::arange(0, 6, 1, DType::Float32);
+  DLManagedTensor* t = to_dlpack(source);
+  {
+    const Array a = from_dlpack(t);
+    EXPECT_THROW(from_dlpack(t), DLPackError);
+    EXPECT_EQ(a.to_vector<float>(), source.to_vector<float>());
+  }
+  // The first import's deleter released the export; a new tensor imports again.
+  const Array b = from_dlpack(to_dlpack(source));
+  EXPECT_EQ(b.size(), 6);
+}
+
+TEST(DLPack, ARejectedTensorStaysTheCallersAndImportsOnceFixed) {
+  int deletes = 0;
+  DLManagedTensor* t = make_tensor(&deletes, true);
+  const std::int64_t good[2] = {1, 2};
+  const std::int64_t wrapping[2] = {std::int64_t{1} << 62, std::int64_t{1} << 62};
+  t->dl_tensor.shape[0] = 2, t->dl_tensor.shape[1] = 2;
+  t->dl_tensor.strides = const_cast<std::int64_t*>(wrapping);
+  // Reaches of 2^62 elements on both axes summed to 2^63, which wrapped negative before.
+  EXPECT_THROW(from_dlpack(t), IndexError);
+  t->dl_tensor.strides = const_cast<std::int64_t*>(good);
+  t->dl_tensor.byte_offset = std::uint64_t{1} << 63;
+  EXPECT_THROW(from_dlpack(t), IndexError);
+  t->dl_tensor.byte_offset = std::numeric_limits<std::uint64_t>::max() - 7;
+  EXPECT_THROW(from_dlpack(t), IndexError);
+  t->dl_tensor.byte_offset = 0;
+  t->dl_tensor.shape[0] = -2;
+  EXPECT_THROW(from_dlpack(t), ValueError);
+  t->dl_tensor.shape[0] = 2;
+  EXPECT_EQ(deletes, 0);
+  {
+    const Array a = from_dlpack(t);
+    EXPECT_EQ(a.to_vector<double>(), (std::vector<double>{0, 2, 1, 3}));
+  }
+  EXPECT_EQ(deletes, 1);
+}
+
+TEST(DLPack, NegativeStridesAndEmptyTensorsImport) {
+  int deletes = 0;
+  DLManagedTensor* t = make_tensor(&deletes, true);
+  const std::int64_t reversed[1] = {-1};
+  t->dl_tensor.ndim = 1;
+  t->dl_tensor.shape[0] = 6;
+  t->dl_tensor.strides = const_cast<std::int64_t*>(reversed);
+  t->dl_tensor.byte_offset = 5 * sizeof(double);  // the first element is the last in memory
+  EXPECT_EQ(from_dlpack(t).to_vector<double>(), (std::vector<double>{5, 4, 3, 2, 1, 0}));
+  EXPECT_EQ(deletes, 1);
+
+  DLManagedTensor* e = make_tensor(&deletes, false);
+  e->dl_tensor.data = nullptr;
+  e->dl_tensor.shape[0] = 0;
+  const Array empty = from_dlpack(e);
+  EXPECT_EQ(empty.shape(), (Shape{0, 3}));
 }
 
 }  // namespace

@@ -253,7 +253,7 @@ TEST(Attempts, AllDevicesFailedListsEveryAttemptInOrder) {
 TEST(Attempts, FallbackMessageNamesBothDevicesAndTheCause) {
   const Attempt a = make_attempt("opencl:0", "launch", DeviceError("CL_OUT_OF_RESOURCES"));
   EXPECT_EQ(fallback_message(a, "add f32", "cpu:0"),
-            "switchyard: add f32 failed on opencl:0 at launch (DeviceError: CL_OUT_OF_RESOURCES); "
+            "add f32 failed on opencl:0 at launch (DeviceError: CL_OUT_OF_RESOURCES); "
             "trying cpu:0");
 }
 
@@ -275,7 +275,7 @@ TEST(DeviceHealth, DisablesAfterThreeConsecutiveFailuresWithOneLogLine) {
 
   ASSERT_EQ(lines.size(), 1u);
   EXPECT_EQ(lines[0],
-            "switchyard: disabling opencl:0 for this process after 3 failures: "
+            "disabling opencl:0 for this process after 3 failures: "
             "CL_OUT_OF_RESOURCES (injected)");
   EXPECT_EQ(health.disabled_devices(), std::vector<std::string>{"opencl:0"});
 

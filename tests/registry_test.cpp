@@ -1,4 +1,5 @@
-// The registry honours SWITCHYARD_BACKEND and SWITCHYARD_DISABLE and rejects bad values.
+// The registry honours SWITCHYARD_BACKEND, SWITCHYARD_DISABLE and SWITCHYARD_REQUIRE_BACKENDS and
+// rejects bad values.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -86,6 +87,31 @@ namespace switchyard {
 namespace {
 
 using testing_support::ScopedEnv;
+
+TEST(Registry, RequiredBackendsMustBeKnownNames) {
+  ScopedEnv require("SWITCHYARD_REQUIRE_BACKENDS", "cpu,vulkan");
+  testing_support::expect_mentions(testing_support::error_message<ConfigError>([] { Registry r; }),
+                                   {"SWITCHYARD_REQUIRE_BACKENDS", "vulkan", "cpu"});
+}
+
+TEST(Registry, RequiringAnAvailableBackendChangesNothing) {
+  ScopedEnv require("SWITCHYARD_REQUIRE_BACKENDS", "cpu");
+  Registry r;
+  EXPECT_TRUE(r.find("cpu")->available());
+}
+
+TEST(Registry, RequiringAMissingBackendFailsNamingWhyItIsMissing) {
+  Registry all;
+  const Backend* missing = nullptr;
+  for (const auto& s : all.backends())
+    if (!s.backend->available()) missing = s.backend;
+  if (!missing) GTEST_SKIP() << "every backend this build knows is usable here";
+  const std::string name(missing->name());
+  ScopedEnv require("SWITCHYARD_REQUIRE_BACKENDS", name.c_str());
+  testing_support::expect_mentions(
+      testing_support::error_message<BackendUnavailable>([] { Registry r; }),
+      {"SWITCHYARD_REQUIRE_BACKENDS", name.c_str(), missing->unavailable_reason().c_str()});
+}
 
 TEST(Registry, BadMemoryReserveIsAnErrorNamingTheRange) {
   ScopedEnv reserve("SWITCHYARD_MEMORY_RESERVE", "1.5");

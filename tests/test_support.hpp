@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "runtime/placement.hpp"
 #include "scheduler/scheduler.hpp"
@@ -100,18 +101,74 @@ inline bool has_opencl() {
   return find_device("opencl:0").has_value();
 }
 
-// Whether the scheduler has a model of opencl:0, waiting up to 30 s for one: without a saved
+inline std::vector<std::string> device_ids() {
+  std::vector<std::string> ids;
+  for (const auto& d : devices()) ids.push_back(d.id());
+  return ids;
+}
+
+// A SWITCHYARD_FAULT spec that fails `kind` ("launch", "oom", ...) on every device here.
+inline std::string fault_on_every_device(const std::string& kind) {
+  std::string spec;
+  for (const auto& id : device_ids()) spec += (spec.empty() ? "" : ",") + id + ":" + kind;
+  return spec;
+}
+
+// Whether the scheduler has a model of every device, waiting up to 30 s: without a saved
 // profile, devices other than the host are calibrated in the background and work stays on the
 // host until then.
-inline bool scheduler_knows_opencl() {
+inline bool scheduler_knows_every_device() {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   do {
+    std::size_t known = 0;
     if (const scheduler::Scheduler* s = runtime::Placement::instance().scheduler())
-      for (const auto& m : s->models())
-        if (m.name == "opencl:0") return true;
+      for (const auto& id : device_ids())
+        for (const auto& m : s->models())
+          if (m.name == id || m.name.rfind(id + "/", 0) == 0) {
+            ++known;
+            break;
+          }
+    if (known == device_ids().size()) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   } while (std::chrono::steady_clock::now() < deadline);
   return false;
+}
+
+// Makes every candidate except those on `device` look slow, by measured history, for some
+// kernels at one size while it lives, so auto picks `device` whatever else this machine has;
+// then puts the process's history back as it was (so nothing fake is saved at exit).
+class OnlyFastOn {
+ public:
+  OnlyFastOn(const std::vector<std::uint64_t>& signatures, std::int64_t elements,
+             const std::string& device) {
+    scheduler::Scheduler& s = *runtime::Placement::instance().scheduler();
+    saved_ = s.history();
+    for (const std::uint64_t signature : signatures)
+      for (const auto& m : s.models())
+        if (m.name != device && m.name.rfind(device + "/", 0) != 0)
+          for (int i = 0; i < scheduler::History::kWindow; ++i)
+            s.history().record({signature, scheduler::size_bucket(elements), m.name}, 10);
+  }
+  ~OnlyFastOn() { runtime::Placement::instance().scheduler()->history() = saved_; }
+  OnlyFastOn(const OnlyFastOn&) = delete;
+  OnlyFastOn& operator=(const OnlyFastOn&) = delete;
+
+ private:
+  scheduler::History saved_;
+};
+
+// The kernel signatures of the last `count` executions this process recorded.
+inline std::vector<std::uint64_t> last_signatures(std::size_t count) {
+  const Metrics m = metrics();
+  if (m.recent.size() < count) throw std::runtime_error("fewer executions were recorded");
+  std::vector<std::uint64_t> signatures;
+  for (std::size_t i = m.recent.size() - count; i < m.recent.size(); ++i)
+    signatures.push_back(std::stoull(m.recent[i].signature, nullptr, 16));
+  return signatures;
+}
+
+inline std::uint64_t last_signature() {
+  return last_signatures(1).front();
 }
 
 }  // namespace switchyard::testing_support

@@ -60,7 +60,7 @@ class Array {
   int ndim() const { return shape_.size(); }
   std::int64_t size() const;
   std::size_t itemsize() const { return size_of(dtype_); }
-  std::size_t nbytes() const { return static_cast<std::size_t>(size()) * itemsize(); }
+  std::size_t nbytes() const;  // throws ValueError when it does not fit int64 (broadcast views)
   bool is_contiguous() const;
   // Where valid copies of the data are now: "host", "opencl:0", ...
   std::vector<std::string> locations() const;

@@ -13,7 +13,11 @@ DLManagedTensor* to_dlpack(const Array& a);
 
 // Takes ownership of a CPU DLPack tensor without copying; its deleter runs when the last Array
 // using the memory is gone. Throws DLPackError for other devices, vector lanes or dtypes
-// Switchyard lacks (the tensor is then left to the caller, its deleter not called).
+// Switchyard lacks, and IndexError for shape, strides or byte_offset that reach outside what
+// 64-bit arithmetic can address (the tensor is then left to the caller, its deleter not called).
+// Importing consumes the tensor: importing it again while an Array still uses it throws
+// DLPackError (its deleter would otherwise run twice). After Switchyard has called the deleter
+// the pointer is dangling, as DLPack says, and must not be passed again.
 Array from_dlpack(DLManagedTensor* tensor);
 
 }  // namespace switchyard

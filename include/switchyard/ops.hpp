@@ -8,7 +8,10 @@
 
 namespace switchyard {
 
-// A scalar operand: bool, integer or floating, promoted as NumPy 2 promotes Python scalars.
+// A scalar operand: bool, integer or floating, promoted as NumPy 2 promotes Python scalars. An
+// integer scalar that does not fit an int32 array's dtype is a ValueError for arithmetic
+// (NumPy 2 raises OverflowError "Python integer ... out of bounds for int32") and is compared
+// exactly by comparisons, as NumPy 2 does.
 struct Scalar {
   ScalarKind kind;
   double f = 0;
@@ -29,11 +32,13 @@ struct Scalar {
 SWITCHYARD_BINARY(add)
 SWITCHYARD_BINARY(subtract)
 SWITCHYARD_BINARY(multiply)
-SWITCHYARD_BINARY(divide)        // true division: integers give float64
+SWITCHYARD_BINARY(divide)  // true division: integers give float64
+// Integers follow NumPy 2: + - * wrap around; x // 0 and x % 0 give 0; INT_MIN // -1 wraps to
+// INT_MIN and INT_MIN % -1 is 0; abs and negative of INT_MIN give INT_MIN.
 SWITCHYARD_BINARY(floor_divide)  // integer division by zero gives 0
 SWITCHYARD_BINARY(mod)           // sign of the divisor, as Python's %
-SWITCHYARD_BINARY(power)
-SWITCHYARD_BINARY(minimum)  // NaN propagates
+SWITCHYARD_BINARY(power)         // integers: wraps; a negative exponent is a ValueError (as NumPy)
+SWITCHYARD_BINARY(minimum)       // NaN propagates
 SWITCHYARD_BINARY(maximum)
 SWITCHYARD_BINARY(arctan2)
 SWITCHYARD_BINARY(equal)

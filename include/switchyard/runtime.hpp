@@ -22,6 +22,19 @@ std::vector<BackendReport> backends();
 // Devices work may run on (usable backends only), highest priority first.
 std::vector<DeviceInfo> devices();
 
+// One SWITCHYARD_* variable as this process sees it.
+struct Setting {
+  std::string name;
+  std::string value;  // empty when unset
+  std::string default_value;
+  std::string meaning;
+  std::string problem;  // empty when the value is valid; otherwise what is wrong and expected
+};
+
+// Every variable Switchyard reads, each checked without raising, so a tool can show all of them
+// with the bad ones marked.
+std::vector<Setting> settings();
+
 // Pins the work this thread submits to one device ("cpu:0", "opencl:0") while the scope lives,
 // overriding the scheduler; on the CPU, "cpu:0/inline" runs on the calling thread only and
 // "cpu:0/parallel" on every core. Throws BackendUnavailable naming the valid ids when there is

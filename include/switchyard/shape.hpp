@@ -52,7 +52,7 @@ std::string to_string(const Dims& d);  // "(2, 3)"
 // Product of the extents; throws ValueError on a negative extent or int64 overflow.
 std::int64_t element_count(const Shape& shape);
 
-// Row-major (C order) strides in elements.
+// Row-major (C order) strides in elements; throws ValueError when they do not fit int64.
 Strides contiguous_strides(const Shape& shape);
 
 // NumPy broadcasting of two shapes; throws ShapeError naming both shapes and the axis.

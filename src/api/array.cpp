@@ -5,24 +5,11 @@
 #include <numeric>
 
 #include "api/view_bounds.hpp"
+#include "core/checked.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/executor.hpp"
 
 namespace switchyard {
-namespace {
-
-// The lowest and highest element offsets a strided view reaches (only for non-empty shapes).
-std::pair<std::int64_t, std::int64_t> element_span(const Shape& shape, const Strides& strides,
-                                                   std::int64_t offset) {
-  std::int64_t lo = offset, hi = offset;
-  for (int i = 0; i < shape.size(); ++i) {
-    const std::int64_t reach = (shape[i] - 1) * strides[i];
-    (reach < 0 ? lo : hi) += reach;
-  }
-  return {lo, hi};
-}
-
-}  // namespace
 
 void check_view_bounds(const Shape& shape, const Strides& strides, std::int64_t offset, DType dtype,
                        std::size_t bytes) {
@@ -30,7 +17,14 @@ void check_view_bounds(const Shape& shape, const Strides& strides, std::int64_t 
     throw ShapeError("strides " + to_string(strides) + " do not match shape " + to_string(shape) +
                      ": expected one stride per axis");
   if (element_count(shape) == 0) return;
-  const auto [lo, hi] = element_span(shape, strides, offset);
+  const auto span = element_span(shape, strides, offset);
+  if (!span)
+    throw IndexError("view of shape " + to_string(shape) + " with strides " + to_string(strides) +
+                     " and offset " + std::to_string(offset) +
+                     " reaches elements further apart than int64 can count: expected every "
+                     "element inside a buffer of " +
+                     std::to_string(bytes) + " bytes; check the strides");
+  const auto [lo, hi] = *span;
   const auto capacity = static_cast<std::int64_t>(bytes / size_of(dtype));
   if (lo < 0 || hi >= capacity)
     throw IndexError("view of shape " + to_string(shape) + " with strides " + to_string(strides) +
@@ -54,7 +48,12 @@ std::int64_t Array::size() const {
   return element_count(shape_);
 }
 
+std::size_t Array::nbytes() const {
+  return byte_count(shape_, dtype_);
+}
+
 bool Array::is_contiguous() const {
+  if (size() == 0) return true;  // nothing to read; the partial products below may overflow
   std::int64_t expected = 1;
   for (int i = shape_.size() - 1; i >= 0; --i) {
     if (shape_[i] != 1 && strides_[i] != expected) return false;
@@ -82,13 +81,20 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
     return std::clamp<std::int64_t>(x, -1, n - 1);
   };
   const std::int64_t first = clamp(start, true), last = clamp(stop, false);
-  std::int64_t count =
-      step > 0 ? (last - first + step - 1) / step : (first - last - step - 1) / -step;
-  count = std::max<std::int64_t>(count, 0);
+  // ceil(span / |step|) without forming span + |step| - 1 or -step, which overflow for steps
+  // near the int64 limits.
+  const std::int64_t span = step > 0 ? last - first : first - last;
+  const std::uint64_t magnitude =
+      step > 0 ? static_cast<std::uint64_t>(step) : static_cast<std::uint64_t>(-(step + 1)) + 1;
+  const std::int64_t count =
+      span <= 0 ? 0
+                : static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude) + 1;
   Shape shape = shape_;
   Strides strides = strides_;
   shape[axis] = count;
-  strides[axis] = strides_[axis] * step;
+  // With one element or none the stride is never used to step; keep it from overflowing.
+  const auto stepped = checked::mul(strides_[axis], step);
+  strides[axis] = count > 1 ? *stepped : strides_[axis];
   return Array(buffer_, dtype_, shape, strides, count ? offset_ + first * strides_[axis] : offset_);
 }
 
@@ -147,7 +153,12 @@ Array Array::reshape(const Shape& requested) const {
                          " has two -1 extents: expected at most one");
       inferred = i;
     } else {
-      known *= element_count(Shape{shape[i]});
+      const auto product = checked::mul(known, element_count(Shape{shape[i]}));
+      if (!product)
+        throw ValueError("reshape " + to_string(requested) +
+                         " has more elements than int64 can count: expected the size of " +
+                         to_string(shape_) + ", " + std::to_string(size()) + " elements");
+      known = *product;
     }
   }
   if (inferred >= 0) shape[inferred] = known == 0 ? 0 : size() / known;
@@ -215,11 +226,13 @@ Array Array::squeeze(std::optional<int> axis) const {
 
 Array Array::copy() const {
   require();
+  byte_count(shape_, dtype_);  // a broadcast view may be too large to materialise
   return runtime::copy_contiguous(*this, dtype_);
 }
 
 Array Array::astype(DType dtype) const {
   require();
+  byte_count(shape_, dtype);
   return runtime::copy_contiguous(*this, dtype);
 }
 

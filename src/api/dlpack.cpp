@@ -3,8 +3,11 @@
 #include <dlpack/dlpack.h>
 
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_set>
 
+#include "core/checked.hpp"
 #include "runtime/buffer.hpp"
 
 namespace switchyard {
@@ -50,6 +53,78 @@ struct ExportContext {
   DLManagedTensor tensor;
 };
 
+// The memory an imported tensor's elements occupy: from its lowest element to its highest.
+struct Region {
+  std::byte* first = nullptr;
+  std::size_t bytes = 0;
+  std::int64_t offset = 0;  // of the tensor's own first element, in elements from `first`
+};
+
+[[noreturn]] void unaddressable(const DLTensor& t, const Shape& shape, const Strides& strides) {
+  throw IndexError("DLPack tensor of shape " + to_string(shape) + " with strides " +
+                   to_string(strides) + " and byte_offset " + std::to_string(t.byte_offset) +
+                   " reaches memory outside what 64-bit addresses can hold: expected shape, "
+                   "strides and offset that stay inside one allocation; the producer's tensor is "
+                   "malformed");
+}
+
+// Every step is checked: a reach that wraps would otherwise make a small region of a view that
+// reads far outside it.
+Region borrowed_region(const DLTensor& t, const Shape& shape, const Strides& strides, DType dtype,
+                       bool empty) {
+  if (empty) return {static_cast<std::byte*>(t.data), 0, 0};
+  const auto item = static_cast<std::int64_t>(size_of(dtype));
+  const auto span = element_span(shape, strides, 0);
+  if (!span) unaddressable(t, shape, strides);
+  const auto extent = checked::sub(span->hi, span->lo);  // elements after the lowest one
+  const auto count = extent ? checked::add<std::int64_t>(*extent, 1) : std::nullopt;
+  const auto bytes = count ? checked::mul(*count, item) : std::nullopt;
+  const auto lo_bytes = checked::mul(span->lo, item);
+  if (!bytes || !lo_bytes || t.byte_offset > static_cast<std::uint64_t>(INT64_MAX))
+    unaddressable(t, shape, strides);
+  const auto start = checked::add(static_cast<std::int64_t>(t.byte_offset), *lo_bytes);
+  if (!start) unaddressable(t, shape, strides);
+  // The region's first and one-past-last addresses must not wrap around the address space.
+  const auto base = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(t.data));
+  const auto below = static_cast<std::uint64_t>(-(*start + 1)) + 1;  // |start| when negative
+  if (*start < 0 && below > base) unaddressable(t, shape, strides);
+  const std::uint64_t address = *start < 0 ? base - below : base;
+  const auto from = *start < 0 ? std::optional(address)
+                               : checked::add(address, static_cast<std::uint64_t>(*start));
+  if (!from || !checked::add(*from, static_cast<std::uint64_t>(*bytes)))
+    unaddressable(t, shape, strides);
+  return {reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(*from)),
+          static_cast<std::size_t>(*bytes), -span->lo};
+}
+
+// The tensors imported and not yet released: a DLManagedTensor is consumed by its first import,
+// and a second import would run its deleter twice (a double free in the producer).
+class LiveImports {
+ public:
+  // Records `t` as imported; throws DLPackError when it already is.
+  void claim(DLManagedTensor* t) {
+    std::lock_guard lock(mutex_);
+    if (!live_.insert(t).second)
+      throw DLPackError(
+          "from_dlpack was given a DLManagedTensor that is already imported and not yet released: "
+          "expected a tensor not consumed before; import it once and share the Array, or export a "
+          "new tensor from the producer");
+  }
+  void forget(DLManagedTensor* t) {
+    std::lock_guard lock(mutex_);
+    live_.erase(t);
+  }
+
+ private:
+  std::mutex mutex_;  // guards live_; imports and releases happen on any thread
+  std::unordered_set<DLManagedTensor*> live_;
+};
+
+LiveImports& live_imports() {
+  static LiveImports* imports = new LiveImports;  // never destroyed: arrays may outlive statics
+  return *imports;
+}
+
 }  // namespace
 
 DLManagedTensor* to_dlpack(const Array& a) {
@@ -88,22 +163,23 @@ Array from_dlpack(DLManagedTensor* tensor) {
   if (t.byte_offset % size_of(dtype))
     throw DLPackError("DLPack byte_offset " + std::to_string(t.byte_offset) +
                       " is not a multiple of the element size " + std::to_string(size_of(dtype)));
-  // The borrowed region spans exactly the elements the tensor reaches, from its first one.
-  std::int64_t lo = 0, hi = 0;
-  for (int i = 0; i < t.ndim; ++i) {
-    const std::int64_t reach = (shape[i] - 1) * strides[i];
-    (reach < 0 ? lo : hi) += reach;
-  }
   const bool empty = element_count(shape) == 0;
-  auto* first = static_cast<std::byte*>(t.data) + t.byte_offset +
-                lo * static_cast<std::int64_t>(size_of(dtype));
-  const std::size_t bytes = empty ? 0 : static_cast<std::size_t>(hi - lo + 1) * size_of(dtype);
+  const Region region = borrowed_region(t, shape, strides, dtype, empty);
   auto release = [tensor] {
+    live_imports().forget(tensor);  // before the deleter: the producer may reuse the address
     if (tensor->deleter) tensor->deleter(tensor);
   };
-  Array base = Array::borrow(first, bytes, Shape{static_cast<std::int64_t>(bytes / size_of(dtype))},
-                             dtype, release);
-  return Array(base.buffer(), dtype, shape, strides, empty ? 0 : -lo);
+  live_imports().claim(tensor);
+  Array base;
+  try {
+    base = Array::borrow(region.first, region.bytes,
+                         Shape{static_cast<std::int64_t>(region.bytes / size_of(dtype))}, dtype,
+                         release);
+  } catch (...) {
+    live_imports().forget(tensor);  // rejected: the tensor stays the caller's, importable again
+    throw;
+  }
+  return Array(base.buffer(), dtype, shape, strides, region.offset);
 }
 
 }  // namespace switchyard

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "api/view_bounds.hpp"
+#include "core/checked.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/array.hpp"
 
@@ -15,7 +16,7 @@ namespace switchyard {
 namespace {
 
 Array empty_host(const Shape& shape, DType dtype) {
-  const auto bytes = static_cast<std::size_t>(element_count(shape)) * size_of(dtype);
+  const std::size_t bytes = byte_count(shape, dtype);
   return Array(Buffer::allocate_host(bytes), dtype, shape, contiguous_strides(shape), 0);
 }
 

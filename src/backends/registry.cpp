@@ -39,7 +39,49 @@ bool known(std::string_view name) {
                      [&](const Entry& e) { return e.name == name; });
 }
 
+// "detect: opencl: 1 device: opencl:0 = pthread-... (driver ...)", or why it is unavailable.
+std::string detection_line(std::string_view name, Backend& b, const std::string& reason) {
+  std::string line = "detect: " + std::string(name) + ": ";
+  if (!reason.empty()) return line + "unavailable: " + reason;
+  const auto devices = b.devices();
+  line += std::to_string(devices.size()) + (devices.size() == 1 ? " device" : " devices");
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    line += (i ? "; " : ": ") + devices[i]->info().id() + " = " + devices[i]->info().name +
+            " (driver " + devices[i]->info().driver_version + ")";
+  return line;
+}
+
 }  // namespace
+
+BackendSettings backend_settings() {
+  BackendSettings s;
+  const char* backend_text = env_value("SWITCHYARD_BACKEND");
+  s.choice = backend_text ? backend_text : "auto";
+  if (s.choice != "auto" && !known(s.choice))
+    throw ConfigError("SWITCHYARD_BACKEND='" + s.choice + "': expected one of " +
+                      valid_names(true));
+  const char* disable_text = env_value("SWITCHYARD_DISABLE");
+  s.disabled = split_list(disable_text ? disable_text : "");
+  for (const auto& d : s.disabled) {
+    if (!known(d))
+      throw ConfigError("SWITCHYARD_DISABLE names '" + d + "': expected a comma list of " +
+                        valid_names(false));
+    if (d == s.choice)
+      throw ConfigError("SWITCHYARD_BACKEND='" + s.choice +
+                        "' is also in SWITCHYARD_DISABLE: expected a backend that is not disabled");
+  }
+  const char* require_text = env_value("SWITCHYARD_REQUIRE_BACKENDS");
+  s.required = split_list(require_text ? require_text : "");
+  for (const auto& r : s.required)
+    if (!known(r))
+      throw ConfigError("SWITCHYARD_REQUIRE_BACKENDS names '" + r + "': expected a comma list of " +
+                        valid_names(false));
+  return s;
+}
+
+bool BackendSettings::requires_backend(std::string_view name) const {
+  return std::find(required.begin(), required.end(), name) != required.end();
+}
 
 Registry& Registry::instance() {
   static Registry registry;
@@ -50,20 +92,10 @@ Registry::Registry() {
   // Settings are checked once, up front: a typo fails the first operation, not a later one.
   log_enabled(LogLevel::Error);
   memory_reserve_fraction();
-  const char* backend_text = env_value("SWITCHYARD_BACKEND");
-  const std::string choice = backend_text ? backend_text : "auto";
-  if (choice != "auto" && !known(choice))
-    throw ConfigError("SWITCHYARD_BACKEND='" + choice + "': expected one of " + valid_names(true));
+  const BackendSettings settings = backend_settings();
+  const std::string& choice = settings.choice;
+  const auto& disabled = settings.disabled;
   const char* disable_text = env_value("SWITCHYARD_DISABLE");
-  const auto disabled = split_list(disable_text ? disable_text : "");
-  for (const auto& d : disabled) {
-    if (!known(d))
-      throw ConfigError("SWITCHYARD_DISABLE names '" + d + "': expected a comma list of " +
-                        valid_names(false));
-    if (d == choice)
-      throw ConfigError("SWITCHYARD_BACKEND='" + choice +
-                        "' is also in SWITCHYARD_DISABLE: expected a backend that is not disabled");
-  }
   const bool forced = choice != "auto";
 
   for (const auto& entry : kEntries) {
@@ -77,6 +109,12 @@ Registry::Registry() {
     if (entry.name == "cpu") cpu_ = b->devices().front();
     if (reason.empty())
       for (Device* d : b->devices()) devices_.push_back(d);
+    if (log_enabled(LogLevel::Info)) log(LogLevel::Info, detection_line(entry.name, *b, reason));
+    // Only a backend missing from the machine counts: a disabled one was left out on purpose.
+    if (!b->available() && settings.requires_backend(entry.name))
+      throw BackendUnavailable("SWITCHYARD_REQUIRE_BACKENDS names " + std::string(entry.name) +
+                               ", which is not usable here: " + b->unavailable_reason() +
+                               "; expected it usable, or leave it out of the list");
     status_.push_back({b, std::move(reason)});
   }
   if (!forced && devices_.empty())

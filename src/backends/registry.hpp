@@ -17,11 +17,23 @@ struct BackendStatus {
   std::string reason;  // empty when usable; otherwise unavailable or disabled, and why
 };
 
+// SWITCHYARD_BACKEND, SWITCHYARD_DISABLE and SWITCHYARD_REQUIRE_BACKENDS, checked against the
+// backends this build knows.
+struct BackendSettings {
+  std::string choice;  // "auto" or one backend's name
+  std::vector<std::string> disabled;
+  std::vector<std::string> required;  // must be usable: a missing one is a failure, not a skip
+  bool requires_backend(std::string_view name) const;
+};
+
+// Reads and checks the settings; throws ConfigError naming the valid backends for a bad value.
+BackendSettings backend_settings();
+
 class Registry {
  public:
   // The process-wide registry; detection runs on first use. Throws ConfigError for a bad
-  // SWITCHYARD_BACKEND or SWITCHYARD_DISABLE value, and BackendUnavailable when the backend
-  // forced by SWITCHYARD_BACKEND cannot be used.
+  // setting (backend_settings), and BackendUnavailable when the backend forced by
+  // SWITCHYARD_BACKEND, or one named by SWITCHYARD_REQUIRE_BACKENDS, cannot be used.
   static Registry& instance();
 
   // Every known backend, highest priority first, usable or not.

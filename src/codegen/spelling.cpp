@@ -55,6 +55,26 @@ std::string paren(std::string_view s) {
   return "(" + std::string(s) + ")";
 }
 
+// CUDA's float-to-integer conversion, spelled out rather than left to the cvt.rzi intrinsics,
+// whose NaN result differs between targets (INT_MIN was seen): NaN gives 0, values beyond the
+// range saturate, the rest truncate, as CPU and OpenCL (convert_*_sat_rtz) do. The limits
+// convert to `from` exactly or round up to a power of two, so each comparison catches every value
+// that would not fit. `x` is a named value, so evaluating it several times is free.
+std::string cuda_saturating_cast(std::string_view x, const std::string& from, const std::string& to,
+                                 const std::string& isnan_x, DType to_dtype) {
+  const bool narrow = to_dtype == DType::Int32;
+  const std::string_view lo = narrow ? "(-2147483647 - 1)" : "(-9223372036854775807LL - 1)";
+  const std::string_view hi = narrow ? "2147483647" : "9223372036854775807LL";
+  std::string out;
+  out.append("(").append(isnan_x).append(" ? (").append(to).append(")0");
+  out.append(" : (").append(x).append(") <= (").append(from).append(")").append(lo);
+  out.append(" ? (").append(to).append(")").append(lo);
+  out.append(" : (").append(x).append(") >= (").append(from).append(")").append(hi);
+  out.append(" ? (").append(to).append(")").append(hi);
+  out.append(" : (").append(to).append(")(").append(x).append("))");
+  return out;
+}
+
 }  // namespace
 
 const DialectTable& table(Dialect d) {
@@ -134,9 +154,7 @@ std::string Spelling::convert(std::string_view x, DType from, DType to) const {
   const bool saturate = is_floating(from) && is_integer(to);
   if (dialect_ == Dialect::OpenCL)
     return "convert_" + type(to) + (saturate ? "_sat_rtz" : "") + paren(x);
-  if (saturate)  // PTX cvt.rzi saturates and maps NaN to 0, as the IR asks
-    return std::string(from == DType::Float32 ? "__float2" : "__double2") +
-           (to == DType::Int32 ? "int" : "ll") + "_rz" + paren(x);
+  if (saturate) return cuda_saturating_cast(x, type(from), type(to), math("isnan", from, x), to);
   return "((" + type(to) + ")" + paren(x) + ")";
 }
 

@@ -19,6 +19,8 @@ std::span<const EnvVariable> environment_variables() {
       {"SWITCHYARD_FAULT", "inject faults: backend[:index]:compile|launch|oom|lost[:probability]",
        ""},
       {"SWITCHYARD_FALLBACK", "move failed work to the next device: on|off", "on"},
+      {"SWITCHYARD_REQUIRE_BACKENDS",
+       "comma list of backends that must be usable (tests fail instead of skipping)", ""},
   };
   return kVariables;
 }

@@ -1,5 +1,6 @@
 #include "switchyard/shape.hpp"
 
+#include "core/checked.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard {
@@ -55,10 +56,41 @@ std::int64_t element_count(const Shape& shape) {
   return n;
 }
 
+std::optional<ElementSpan> element_span(const Shape& shape, const Strides& strides,
+                                        std::int64_t offset) {
+  ElementSpan span{offset, offset};
+  for (int i = 0; i < shape.size(); ++i) {
+    const auto reach = checked::mul<std::int64_t>(shape[i] - 1, strides[i]);
+    if (!reach) return std::nullopt;
+    std::int64_t& end = *reach < 0 ? span.lo : span.hi;
+    const auto moved = checked::add(end, *reach);
+    if (!moved) return std::nullopt;
+    end = *moved;
+  }
+  return span;
+}
+
+std::size_t byte_count(const Shape& shape, DType dtype) {
+  const auto bytes =
+      checked::mul<std::int64_t>(element_count(shape), static_cast<std::int64_t>(size_of(dtype)));
+  if (!bytes)
+    throw ValueError("shape " + to_string(shape) + " of " + std::string(name(dtype)) +
+                     " needs more bytes than int64 can count: expected at most 2^63 - 1 bytes; "
+                     "use fewer elements or a narrower dtype");
+  return static_cast<std::size_t>(*bytes);
+}
+
 Strides contiguous_strides(const Shape& shape) {
+  // Extents of 0 count as 1, so the strides of an empty shape can overflow where its size cannot.
   Strides s = Dims::filled(shape.size(), 1);
-  for (int i = shape.size() - 2; i >= 0; --i)
-    s[i] = s[i + 1] * std::max<std::int64_t>(shape[i + 1], 1);
+  for (int i = shape.size() - 2; i >= 0; --i) {
+    const auto stride = checked::mul(s[i + 1], std::max<std::int64_t>(shape[i + 1], 1));
+    if (!stride)
+      throw ValueError("the C-order strides of shape " + to_string(shape) +
+                       " do not fit int64: expected the product of the non-zero extents below "
+                       "2^63");
+    s[i] = *stride;
+  }
   return s;
 }
 

@@ -1,7 +1,9 @@
 // Eager elementwise operations: each builds a one-operation Kernel IR (with the casts NumPy's
 // promotion implies) and hands it to the executor. Fusion of longer chains produces the same IR.
+#include <cstdint>
 #include <string>
 
+#include "core/checked.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
@@ -68,9 +70,39 @@ ScalarValue scalar_as(Scalar s, DType dtype) {
   return v;
 }
 
+// NumPy 2 (NEP 50): a Python integer meets an integer array in the array's dtype, and one that
+// does not fit raises there (NumPy's OverflowError "Python integer 300 out of bounds for int8";
+// ours is a ValueError, the bad-argument-value error). Comparisons are the exception: NumPy
+// answers them exactly, which comparing in int64 does. Returns the operand dtype to use.
+DType check_integer_scalar(OpCode op, std::string_view fn, DType operands, Scalar s) {
+  if (s.kind != ScalarKind::Int || operands != DType::Int32) return operands;
+  if (s.i >= INT32_MIN && s.i <= INT32_MAX) return operands;
+  if (ir::is_comparison(op)) return DType::Int64;
+  throw ValueError(std::string(fn) + ": Python integer " + std::to_string(s.i) +
+                   " out of bounds for int32: expected a value in [-2147483648, 2147483647] to "
+                   "combine with int32 operands; cast the array with astype(int64) first");
+}
+
+// NumPy raises for an integer power with any negative exponent, rather than giving 0.
+[[noreturn]] void negative_integer_power(DType t, const std::string& given) {
+  throw ValueError("Integers to negative integer powers are not allowed: power on " +
+                   std::string(name(t)) + " operands given the exponent " + given +
+                   ", expected exponents >= 0; cast the base to float64 for reciprocals");
+}
+
+// Checks an integer exponent array's values: one eager min() over it, paid only by integer
+// powers with array exponents.
+void check_integer_exponents(DType t, const Array& exponents) {
+  if (!is_integer(t) || !is_integer(exponents.dtype()) || exponents.size() == 0) return;
+  const auto lowest = min(exponents).item<std::int64_t>();
+  if (lowest < 0) negative_integer_power(t, std::to_string(lowest) + " (the lowest in the array)");
+}
+
 Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
   const Typing t = binary_typing(op, promote_types(a.dtype(), b.dtype()), fn);
+  if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
+  byte_count(shape, t.result);  // broadcast views can ask for a result no memory holds
   const runtime::LaunchInput ins[2] = {runtime::launch_input(a, shape),
                                        runtime::launch_input(b, shape)};
   ir::KernelBuilder k;
@@ -81,7 +113,14 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
 }
 
 Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first) {
-  const Typing t = binary_typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
+  Typing t = binary_typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
+  t.operands = check_integer_scalar(op, fn, t.operands, s);
+  if (op == OpCode::Pow && is_integer(t.operands)) {
+    if (!scalar_first && s.kind == ScalarKind::Int && s.i < 0)
+      negative_integer_power(t.operands, std::to_string(s.i));
+    if (scalar_first) check_integer_exponents(t.operands, a);
+  }
+  byte_count(a.shape(), t.result);
   const runtime::LaunchInput in = runtime::launch_input(a, a.shape());
   const ScalarValue value = scalar_as(s, t.operands);
   ir::KernelBuilder k;
@@ -92,6 +131,7 @@ Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scal
 }
 
 Array unary(OpCode op, const Array& a, DType compute) {
+  byte_count(a.shape(), op == OpCode::Not ? DType::Bool : compute);
   const runtime::LaunchInput in = runtime::launch_input(a, a.shape());
   ir::KernelBuilder k;
   const auto x = k.cast(k.load(a.dtype(), in.layout), compute);
@@ -180,6 +220,7 @@ Array ceil(const Array& a) {
 Array where(const Array& cond, const Array& a, const Array& b) {
   const DType t = promote_types(a.dtype(), b.dtype());
   const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), a.shape()), b.shape());
+  byte_count(shape, t);
   const runtime::LaunchInput ins[3] = {runtime::launch_input(cond, shape),
                                        runtime::launch_input(a, shape),
                                        runtime::launch_input(b, shape)};

@@ -1,6 +1,7 @@
 // matmul through each backend's BLAS (OpenBLAS, CLBlast, cuBLAS): 2-D·2-D is gemm, 2-D·1-D gemv.
 #include <string>
 
+#include "core/checked.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
@@ -55,6 +56,7 @@ Array matmul(const Array& a_in, const Array& b_in) {
   }
   const MatrixOperand B = as_blas_matrix(b);
   const std::int64_t n = b.shape()[1];
+  byte_count(Shape{m, n}, t);  // broadcast operands can ask for a result no memory holds
   args.m = m, args.n = n, args.k = k, args.lda = A.leading, args.ldb = B.leading, args.ldc = n;
   return runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args, A.array,
                               B.array, Shape{m, n});

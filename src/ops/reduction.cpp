@@ -2,6 +2,7 @@
 // last, so the IR only knows "over all" and "over the last axis".
 #include <string>
 
+#include "core/checked.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
@@ -27,6 +28,7 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<int> axis) {
     throw ValueError(std::string(ir::name(op)) + " of an empty array (shape " +
                      to_string(a.shape()) +
                      "): expected at least one element, since it has no identity");
+  byte_count(out_shape, ir::reduce_result(op, a.dtype()));
   const runtime::LaunchInput in = runtime::launch_input(source, source.shape());
   ir::KernelBuilder k;
   k.output(k.load(a.dtype(), in.layout));

@@ -1,8 +1,6 @@
 #include "runtime/attempts.hpp"
 #include "core/log.hpp"
 
-#include <cstdio>
-
 #include "core/config.hpp"
 #include "switchyard/error.hpp"
 #include "switchyard/fallback.hpp"
@@ -77,23 +75,19 @@ void throw_all_failed(const std::vector<Attempt>& attempts, std::string_view lab
 
 std::string fallback_message(const Attempt& failed, std::string_view label,
                              std::string_view next_device) {
-  return "switchyard: " + std::string(label) + " failed on " + failed.device + " at " +
-         failed.stage + " (" + failed.error_type + ": " + failed.message + "); " +
+  return std::string(label) + " failed on " + failed.device + " at " + failed.stage + " (" +
+         failed.error_type + ": " + failed.message + "); " +
          (next_device.empty() ? "no device left to try" : "trying " + std::string(next_device));
 }
 
 void log_fallback(const Attempt& failed, std::string_view label, std::string_view next_device) {
   if (log_enabled(LogLevel::Warn))
-    std::fprintf(stderr, "%s\n", fallback_message(failed, label, next_device).c_str());
+    log(LogLevel::Warn, fallback_message(failed, label, next_device));
 }
 
 DeviceHealth::DeviceHealth(int max_failures, LogSink log)
     : max_failures_(max_failures), log_(std::move(log)) {
-  if (!log_)
-    log_ = [](std::string_view line) {
-      if (log_enabled(LogLevel::Warn))
-        std::fprintf(stderr, "%.*s\n", static_cast<int>(line.size()), line.data());
-    };
+  if (!log_) log_ = [](std::string_view line) { switchyard::log(LogLevel::Warn, line); };
 }
 
 bool DeviceHealth::record_failure(const std::string& device_id, const std::exception& error) {
@@ -108,7 +102,7 @@ bool DeviceHealth::record_failure(const std::string& device_id, const std::excep
     s.disabled = true;
     failing_count_.fetch_sub(1, std::memory_order_release);  // never succeeds again: not "failing"
     disabled_count_.fetch_add(1, std::memory_order_release);
-    line = "switchyard: disabling " + device_id + " for this process after " +
+    line = "disabling " + device_id + " for this process after " +
            std::to_string(s.consecutive_failures) + " failures: " + error.what();
   }
   log_(line);  // outside the lock: a sink may be slow or log through Switchyard itself

@@ -31,11 +31,11 @@ Attempt make_attempt(std::string device, std::string_view stage, const std::exce
 // with its cause, in the order they were made.
 [[noreturn]] void throw_all_failed(const std::vector<Attempt>& attempts, std::string_view label);
 
-// "switchyard: add f32 failed on opencl:0 at launch (DeviceError: ...); trying cpu:0", ending
+// "add f32 failed on opencl:0 at launch (DeviceError: ...); trying cpu:0", ending
 // "no device left to try" when `next_device` is empty.
 std::string fallback_message(const Attempt& failed, std::string_view label,
                              std::string_view next_device);
-// Writes fallback_message to stderr: a fallback is never silent.
+// Logs fallback_message as a warning: a fallback is never silent (each distinct one once).
 void log_fallback(const Attempt& failed, std::string_view label, std::string_view next_device);
 
 // Consecutive failures per device. After `max_failures` in a row a device is disabled for the

@@ -3,9 +3,11 @@
 #include <future>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <unordered_map>
 
+#include "core/cancellation.hpp"
+#include "core/log.hpp"
+#include "runtime/background.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/trace.hpp"
 #include "scheduler/workload.hpp"
@@ -33,7 +35,7 @@ struct Cache {
 };
 
 Cache& cache() {
-  static Cache* c = new Cache;  // never destroyed: background compiles may outlive main()
+  static Cache* c = new Cache;  // never destroyed: work in static destructors may still look
   return *c;
 }
 
@@ -46,7 +48,11 @@ template <class Work>
 std::shared_ptr<Executable> compile(Device& device, std::string_view label, const Work& work) {
   TraceSpan span(device.info(), TraceStage::Compile, label);
   maybe_inject(device.info(), FaultStage::Compile);
-  return device.prepare(work);
+  auto exe = device.prepare(work);
+  // A driver's compiler may have created statics just now: exit must stop background work
+  // before they are destroyed.
+  if (!device.info().host_addressable) Background::instance().keep_exit_handler_last();
+  return exe;
 }
 
 template <class Work>
@@ -64,7 +70,11 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
   if (entry.valid()) {
     const bool was_ready = entry.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
     try {
-      return {entry.get(), was_ready, was_ready ? 0 : seconds_since(start)};
+      auto exe = entry.get();
+      if (!was_ready)
+        logf(LogLevel::Info, "compile: {} for {}: waited {:.1f} ms for the background compile",
+             label, device.info().id(), 1e3 * seconds_since(start));
+      return {std::move(exe), was_ready, was_ready ? 0 : seconds_since(start)};
     } catch (...) {
       // A failed background compile: forget it so the next call compiles again, and report.
       std::lock_guard lock(c.mutex);
@@ -74,6 +84,8 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
   }
   auto exe = compile(device, label, work);
   const double compile_s = seconds_since(start);
+  logf(LogLevel::Info, "compile: {} for {}: {:.1f} ms (not in memory)", label, device.info().id(),
+       1e3 * compile_s);
   std::promise<std::shared_ptr<Executable>> done;
   done.set_value(exe);
   std::lock_guard lock(c.mutex);
@@ -103,14 +115,28 @@ bool ready(const Device& device, std::uint64_t kernel_hash) {
 
 void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label) {
   const Key key{kernel.hash(), &device};
-  auto task = std::make_shared<std::packaged_task<std::shared_ptr<Executable>()>>(
-      [&device, kernel, name = std::string(label)] { return compile(device, name, kernel); });
+  auto done = std::make_shared<std::promise<std::shared_ptr<Executable>>>();
   {
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
-    if (!c.entries.emplace(key, task->get_future().share()).second) return;
+    if (!c.entries.emplace(key, done->get_future().share()).second) return;
   }
-  std::thread([task] { (*task)(); }).detach();
+  // The entry is settled on every path (compiled, failed, abandoned at exit), so a caller that
+  // finds it never waits forever.
+  const bool queued =
+      Background::instance().run([done, &device, kernel, name = std::string(label)] {
+        try {
+          if (Background::instance().cancelled()) throw Cancelled();
+          done->set_value(compile(device, name, kernel));
+        } catch (...) {
+          done->set_exception(std::current_exception());
+        }
+      });
+  if (!queued) {
+    Cache& c = cache();
+    std::lock_guard lock(c.mutex);
+    c.entries.erase(key);
+  }
 }
 
 }  // namespace switchyard::runtime

@@ -7,6 +7,8 @@
 #include <unordered_map>
 
 #include "backends/registry.hpp"
+#include "core/checked.hpp"
+#include "core/log.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/executable_cache.hpp"
@@ -117,6 +119,8 @@ class Plan {
       for (const Candidate& c : choices.candidates)
         if (c.device == pinned.device && c.parallelism == pinned.parallelism)
           first_.model = c.model;
+      logf(LogLevel::Debug, "decision: {} on {} (pinned by a device scope)", label,
+           pinned.device->info().id());
       return;
     }
     scheduler_ = learner_ = choices.scheduler.get();
@@ -124,6 +128,8 @@ class Plan {
       rest_ = Placement::instance().priority_order();
       first_ = rest_.front();
       rest_.erase(rest_.begin());
+      logf(LogLevel::Debug, "decision: {} on {} (no calibrated models: backend priority)", label,
+           first_.device->info().id());
       return;
     }
     const auto& models = scheduler_->models();
@@ -134,6 +140,8 @@ class Plan {
       all_compiled = all_compiled && compiled_[i];
     }
     first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_)];
+    logf(LogLevel::Debug, "decision: {} ({} elements) on {}: {}", label, w.elements,
+         scheduler_->models()[first_.model].name, scheduler::describe(reason_));
     if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
       const auto decision = scheduler_->decide(w, compiled_);
       background_ = choices.candidates[decision.ranking.front().candidate].device;
@@ -148,6 +156,12 @@ class Plan {
       ranked_ = true;
       for (const auto& e : scheduler_->decide(w_, compiled_).ranking)
         rest_.push_back((*candidates_)[e.candidate]);
+      // Devices still being calibrated in the background have no model yet, but can take the
+      // work when every modelled one fails.
+      for (const Candidate& c : Placement::instance().priority_order())
+        if (std::none_of(rest_.begin(), rest_.end(),
+                         [&](const Candidate& r) { return r.device == c.device; }))
+          rest_.push_back(c);
     }
     while (!rest_.empty()) {
       const Candidate c = rest_.front();
@@ -298,8 +312,7 @@ Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
   const DType out_dtype = kernel.has_reduction
                               ? ir::reduce_result(kernel.reduction.op, kernel.outputs[0].dtype)
                               : kernel.outputs[0].dtype;
-  const std::size_t out_bytes =
-      static_cast<std::size_t>(element_count(out_shape)) * size_of(out_dtype);
+  const std::size_t out_bytes = byte_count(out_shape, out_dtype);
   const std::int64_t elements = element_count(shape);
   if (elements == 0) {
     Array out(Buffer::allocate_host(out_bytes), out_dtype, out_shape, contiguous_strides(out_shape),
@@ -343,8 +356,7 @@ Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
 
 Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
                   const Shape& out_shape) {
-  const std::size_t out_bytes =
-      static_cast<std::size_t>(element_count(out_shape)) * size_of(op.dtype);
+  const std::size_t out_bytes = byte_count(out_shape, op.dtype);
   scheduler::Workload w = scheduler::describe(op, args);
   const Buffer* buffers[2] = {a.buffer().get(), b.buffer().get()};
   add_residency(w, buffers);

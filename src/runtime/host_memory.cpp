@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -48,6 +49,11 @@ void* system_allocate(std::size_t bytes, std::size_t alignment) {
 }  // namespace
 
 void* allocate(std::size_t bytes) {
+  // Rounding up to the alignment or to a huge page below would wrap for sizes near 2^64; no
+  // system provides more than 2^63 bytes anyway.
+  if (bytes > static_cast<std::size_t>(PTRDIFF_MAX))
+    throw OutOfMemory("host allocation of " + std::to_string(bytes) +
+                      " bytes: expected at most 2^63 - 1 bytes, the most any system can address");
   if (bytes < kPooledMin) return system_allocate(bytes ? bytes : 1, kAlignment);
   const std::size_t size = pooled_size(bytes);
   {

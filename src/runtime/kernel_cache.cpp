@@ -12,10 +12,10 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <random>
 #include <string_view>
 #include <system_error>
 
+#include "core/atomic_file.hpp"
 #include "core/config.hpp"
 
 namespace switchyard {
@@ -27,7 +27,6 @@ namespace {
 constexpr std::uint32_t kFormatVersion = 1;
 constexpr char kMagic[8] = {'S', 'W', 'Y', 'K', 'C', 'A', 'C', 'H'};
 constexpr std::string_view kEntrySuffix = ".kc";
-constexpr std::string_view kTempMarker = ".tmp.";
 
 // A writer renames its temp file within milliseconds of creating it; one older than this was
 // left by a process that died mid-write.
@@ -107,18 +106,6 @@ bool read_all(int fd, void* data, std::size_t bytes) {
   return true;
 }
 
-bool write_all(int fd, const void* data, std::size_t bytes) {
-  const auto* p = static_cast<const char*>(data);
-  while (bytes > 0) {
-    const ssize_t n = ::write(fd, p, bytes);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
 // Reads and verifies one entry. Anything that exists but does not verify (short, wrong magic,
 // other version, other key, wrong size or checksum, unreadable) is Corrupt.
 Loaded load(const fs::path& path, const Digest& key) {
@@ -140,20 +127,8 @@ Loaded load(const fs::path& path, const Digest& key) {
   return result;
 }
 
-// Unique among processes (pid) and among threads and forked children of one process (random).
-std::string temp_suffix() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  return std::string(kTempMarker) + std::to_string(::getpid()) + "." + hex(rng());
-}
-
-bool is_temp_file(const std::string& name) {
-  return name.find(kTempMarker) != std::string::npos;
-}
-
-// Written to a temp file in the same directory, then renamed over the entry: rename() is atomic
-// within a file system, so readers see the old entry, no entry or the whole new one, and
-// concurrent writers of one key simply replace each other's identical bytes. No fsync: an entry
-// torn by a power loss fails its checksum and is rebuilt.
+// Written whole (core/atomic_file): readers see the old entry, no entry or the whole new one,
+// and concurrent writers of one key simply replace each other's identical bytes.
 void store(const fs::path& path, const Digest& d, const std::vector<std::byte>& payload) {
   EntryHeader h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);
@@ -162,20 +137,10 @@ void store(const fs::path& path, const Digest& d, const std::vector<std::byte>& 
   h.key_low = d.low;
   h.payload_bytes = payload.size();
   h.payload_xxh64 = XXH64(payload.data(), payload.size(), 0);
-
-  fs::path temp = path;
-  temp += temp_suffix();
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-  if (fd < 0) {
-    warn_once_about_writes("cannot create '" + temp.string() + "': " + std::strerror(errno));
-    return;
-  }
-  const bool written = write_all(fd, &h, sizeof h) && write_all(fd, payload.data(), payload.size());
-  const int write_errno = errno;
-  if (::close(fd) == 0 && written && ::rename(temp.c_str(), path.c_str()) == 0) return;
-  warn_once_about_writes("cannot write '" + path.string() +
-                         "': " + std::strerror(written ? errno : write_errno));
-  ::unlink(temp.c_str());
+  const std::string error = write_file_atomically(
+      path, {std::string_view(reinterpret_cast<const char*>(&h), sizeof h),
+             std::string_view(reinterpret_cast<const char*>(payload.data()), payload.size())});
+  if (!error.empty()) warn_once_about_writes(error);
 }
 
 // Runs after each write (that is, after a compile, which costs far more than listing the
@@ -196,7 +161,7 @@ void evict_beyond_bound(const fs::path& directory, std::uint64_t max_bytes, cons
     const auto last_used = it->last_write_time(time_ec);
     const std::uint64_t bytes = it->file_size(size_ec);
     if (time_ec || size_ec) continue;  // removed meanwhile by another process, or not a file
-    if (is_temp_file(name)) {
+    if (is_atomic_temp_name(name)) {
       if (now - last_used > kStaleTempAge) fs::remove(it->path(), time_ec);
       continue;
     }
@@ -273,11 +238,14 @@ std::vector<std::byte> KernelCache::get_or_build(
     // The modification time is the LRU clock; a concurrent eviction may have removed the file.
     std::error_code ignored;
     fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);
+    logf(LogLevel::Info, "kernel cache: disk hit {}", path.filename().string());
     std::lock_guard lock(stats_mutex_);
     ++stats_.disk_hits;
     return std::move(found.payload);
   }
   std::vector<std::byte> payload = build_and_count(build);
+  logf(LogLevel::Info, "kernel cache: {} {}, built and stored",
+       found.state == Lookup::Corrupt ? "corrupt entry" : "miss", path.filename().string());
   if (found.state == Lookup::Corrupt) {
     std::lock_guard lock(stats_mutex_);
     ++stats_.corrupt_entries_rebuilt;

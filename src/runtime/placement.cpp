@@ -1,8 +1,10 @@
 #include "runtime/placement.hpp"
 
 #include "backends/registry.hpp"
+#include "core/cancellation.hpp"
 #include "core/config.hpp"
 #include "core/log.hpp"
+#include "runtime/background.hpp"
 #include "runtime/fault_injection.hpp"
 #include "scheduler/calibration.hpp"
 #include "switchyard/error.hpp"
@@ -14,19 +16,21 @@ using scheduler::CalibrationDepth;
 using scheduler::CalibrationScope;
 
 Placement& Placement::instance() {
-  static Placement placement;
-  return placement;
+  static Placement* placement = new Placement;
+  return *placement;
 }
 
 Placement::Placement() {
   // Runtime settings are checked before any work runs (ConfigError on a bad value).
   fallback_enabled();
   if (const char* faults = env_value("SWITCHYARD_FAULT")) parse_fault_spec(faults);
+  Background& background = Background::instance();
+  bool devices_missing = false;
   try {
     const auto profile =
         scheduler::load_or_calibrate(CalibrationDepth::Quick, {}, CalibrationScope::HostOnly);
     install(profile);
-    if (!scheduler::devices_uncalibrated(profile)) return;
+    devices_missing = scheduler::devices_uncalibrated(profile);
   } catch (const ConfigError&) {
     throw;
   } catch (const Error& e) {
@@ -35,14 +39,25 @@ Placement::Placement() {
     install({});
     return;
   }
-  background_ = std::thread([this] {
-    try {
-      install(
-          scheduler::load_or_calibrate(CalibrationDepth::Quick, {}, CalibrationScope::DevicesOnly));
-    } catch (const std::exception& e) {
-      log(LogLevel::Warn, std::string("device calibration failed: ") + e.what());
-    }
-  });
+  background.at_shutdown([this] { save(); });
+  if (devices_missing) background.run([this] { calibrate_devices(); });
+}
+
+void Placement::calibrate_devices() {
+  // Checked before each calibration step: exit does not wait for a whole calibration.
+  const auto stop_at_exit = [](std::string_view, std::string_view, double) {
+    Background& background = Background::instance();
+    if (background.cancelled()) throw Cancelled();
+    background.keep_exit_handler_last();  // the last step may have created driver statics
+  };
+  try {
+    install(scheduler::load_or_calibrate(CalibrationDepth::Quick, stop_at_exit,
+                                         CalibrationScope::DevicesOnly));
+  } catch (const Cancelled&) {
+    log(LogLevel::Info, "device calibration abandoned at exit");
+  } catch (const std::exception& e) {
+    log(LogLevel::Warn, std::string("device calibration failed: ") + e.what());
+  }
 }
 
 void Placement::install(const scheduler::Profile& profile) {
@@ -69,14 +84,11 @@ void Placement::install(const scheduler::Profile& profile) {
   current_.store(all_.back().get(), std::memory_order_release);
 }
 
-Placement::~Placement() {
-  if (background_.joinable()) background_.join();
+void Placement::save() const {
   const Choices& now = current();
   if (!now.scheduler) return;
   try {
-    auto profile = scheduler::load_profile();
-    scheduler::save_profile(profile ? profile->models : now.scheduler->models(),
-                            now.scheduler->history());
+    scheduler::merge_into_profile(now.scheduler->models(), now.scheduler->history());
   } catch (const std::exception& e) {
     log(LogLevel::Warn, std::string("could not save the execution history: ") + e.what());
   }

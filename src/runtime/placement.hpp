@@ -2,13 +2,15 @@
 // the process's scheduler over their calibrated models, and the residency of a workload's
 // inputs. Built on first use from the saved profile. Without one, the host is calibrated at once
 // (about 0.1 s) and the other devices in the background, since a device's first kernel build
-// alone can take most of a second: until their models exist, work stays on the host.
+// alone can take most of a second: until their models exist, work stays on the host. The
+// background calibration is a Background task, cancelled at exit; the history this process
+// measured is merged into the saved profile by a Background shutdown hook, before the statics
+// it uses are destroyed.
 #pragma once
 
 #include <atomic>
 #include <memory>
 #include <span>
-#include <thread>
 #include <vector>
 
 #include "backends/backend.hpp"
@@ -42,15 +44,16 @@ class Placement {
   // Candidates in the registry's priority order, for when there is no scheduler.
   std::vector<Candidate> priority_order() const;
 
-  ~Placement();  // waits for background calibration, saves the history with the profile
+  // Merges this process's history into the saved profile (Background's shutdown runs it).
+  void save() const;
 
  private:
-  Placement();
+  Placement();  // never destroyed: exit goes through Background::shutdown() instead
   void install(const scheduler::Profile& profile);
+  void calibrate_devices();
 
   std::vector<std::unique_ptr<Choices>> all_;  // every Choices ever installed (owner)
   std::atomic<const Choices*> current_{nullptr};
-  std::thread background_;
 };
 
 // Fills w.inputs with where each buffer's valid copies are (bit i = Registry::devices()[i]),

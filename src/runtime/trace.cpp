@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "switchyard/error.hpp"
 #include "switchyard/metrics.hpp"
@@ -131,18 +132,11 @@ nlohmann::json trace_document(const TraceRecorder& r) {  // r.mutex held
           {"otherData", {{"dropped_events", r.dropped}}}};
 }
 
-// Writes beside the target and renames, so a reader never sees half a file. Returns "" or why not.
+// Written whole or not at all (core/atomic_file): a reader never sees half a file, and two
+// processes tracing to one path never share a temp file. Returns "" or why not.
 std::string write_trace(const TraceRecorder& r) {  // r.mutex held
   if (r.path.empty()) return "";
-  const std::string temporary = r.path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << trace_document(r).dump();
-    if (!out) return "cannot write " + temporary + ": " + std::strerror(errno);
-  }
-  if (std::rename(temporary.c_str(), r.path.c_str()) != 0)
-    return "cannot rename " + temporary + " to " + r.path + ": " + std::strerror(errno);
-  return "";
+  return write_file_atomically(r.path, {trace_document(r).dump()});
 }
 
 void write_at_exit() {

@@ -1,4 +1,5 @@
 #include "scheduler/calibration.hpp"
+#include "core/cancellation.hpp"
 #include "core/log.hpp"
 
 #include <algorithm>
@@ -359,8 +360,15 @@ std::vector<DeviceModel> calibrate_candidates(std::span<const CandidateRef> cand
                                               const CalibrationProgress& progress) {
   std::vector<DeviceModel> models;
   for (const auto& [device, inline_cpu] : candidates) {
+    const std::string name = candidate_name(device->info(), inline_cpu);
+    log(LogLevel::Info, "calibration: measuring " + name);
+    const auto start = Clock::now();
     try {
       models.push_back(calibrate(*device, inline_cpu, depth, progress));
+      logf(LogLevel::Info, "calibration: {} done in {:.0f} ms", name, 1e3 * seconds_since(start));
+    } catch (const Cancelled&) {
+      log(LogLevel::Info, "calibration: " + name + " cancelled");
+      throw;  // not a failure of the device: the process is ending
     } catch (const std::exception& e) {
       log(LogLevel::Warn,
           "calibration: " + candidate_name(device->info(), inline_cpu) + " left out: " + e.what());

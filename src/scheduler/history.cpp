@@ -68,6 +68,10 @@ std::uint64_t from_hex(const nlohmann::json& j) {
   return v;
 }
 
+// Beyond what any bucket can be (4·log2 of 2^64 elements), and beyond any run's duration.
+constexpr std::int64_t kMaxBucket = 256;
+constexpr double kMaxSample_s = 1e6;
+
 bool is_duration(double seconds) {
   return std::isfinite(seconds) && seconds >= 0;
 }
@@ -107,6 +111,7 @@ void History::record(const HistoryKey& key, double seconds) {
   // estimate: that moves decisions as much as a moving estimate does.
   const bool count_grows = series.samples_s.size() < static_cast<std::size_t>(kWindow);
   add_sample(series, seconds);
+  series.measured = std::min(series.measured + 1, kWindow);
   const double band_s =
       std::max(kGenerationBand * series.published_s, kGenerationStandardErrors * series.noise_s);
   if (count_grows || std::abs(series.estimate_s - series.published_s) > band_s) {
@@ -129,6 +134,24 @@ int History::samples(const HistoryKey& key) const {
   return it == series_.end() ? 0 : static_cast<int>(it->second.samples_s.size());
 }
 
+void History::merge_measured(const History& other) {
+  if (this == &other) return;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  bool changed = false;
+  for (const auto& [key, theirs] : other.series_) {
+    const auto n = std::min(static_cast<std::size_t>(theirs.measured), theirs.samples_s.size());
+    if (n == 0) continue;
+    Series& series = series_[key];
+    for (std::size_t i = theirs.samples_s.size() - n; i < theirs.samples_s.size(); ++i)
+      add_sample(series, theirs.samples_s[i]);
+    series.measured = std::min(series.measured + static_cast<int>(n), kWindow);
+    series.published_s = series.estimate_s;
+    stripes_[stripe(key.signature, key.bucket)].fetch_add(1, std::memory_order_acq_rel);
+    changed = true;
+  }
+  if (changed) generation_.fetch_add(1, std::memory_order_acq_rel);
+}
+
 nlohmann::json History::to_json() const {
   std::lock_guard lock(mutex_);
   auto entries = nlohmann::json::array();
@@ -143,14 +166,20 @@ nlohmann::json History::to_json() const {
 History History::from_json(const nlohmann::json& j) {
   History h;
   for (const auto& entry : j.get_ref<const nlohmann::json::array_t&>()) {
-    const HistoryKey key{from_hex(entry.at("signature")), entry.at("bucket").get<int>(),
+    const auto& bucket = entry.at("bucket");
+    if (!bucket.is_number_integer() || bucket.get<std::int64_t>() < 0 ||
+        bucket.get<std::int64_t>() > kMaxBucket)
+      throw nlohmann::json::other_error::create(
+          504, "history bucket is not a size bucket: " + bucket.dump(), &bucket);
+    const HistoryKey key{from_hex(entry.at("signature")), bucket.get<int>(),
                          entry.at("candidate").get<std::string>()};
     const auto& samples = entry.at("samples").get_ref<const nlohmann::json::array_t&>();
     if (samples.empty())
       throw nlohmann::json::other_error::create(502, "history entry without samples", &entry);
     Series& series = h.series_[key];
     for (const auto& sample : samples) {
-      if (!sample.is_number() || !is_duration(sample.get<double>()))
+      if (!sample.is_number() || !is_duration(sample.get<double>()) ||
+          sample.get<double>() > kMaxSample_s)
         throw nlohmann::json::other_error::create(
             503, "history sample is not a duration in seconds: " + sample.dump(), &sample);
       add_sample(series, sample.get<double>());

@@ -53,6 +53,11 @@ class History {
            stripes_[stripe(signature, bucket)].load(std::memory_order_acquire);
   }
 
+  // Adds the samples `other` measured in this process (recorded, not loaded from JSON) to this
+  // history: how a process merges what it measured into a profile that other processes may
+  // have extended since it was read. Each key keeps its newest kWindow samples.
+  void merge_measured(const History& other);
+
   // An array of {"signature": "<16 hex digits>", "bucket", "candidate", "samples": [s, ...]}.
   nlohmann::json to_json() const;
   // Throws nlohmann::json::exception on malformed input (the profile loader catches it).
@@ -64,6 +69,7 @@ class History {
     double estimate_s = 0;          // robust estimate of samples_s
     double published_s = 0;         // estimate at the last generation bump for this key
     double noise_s = 0;             // standard error of estimate_s (from the samples' MAD)
+    int measured = 0;  // newest samples recorded by this process (not loaded), at most kWindow
   };
   static void add_sample(Series& series, double seconds);  // caller holds the lock
 

@@ -7,10 +7,11 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
-#include <random>
+#include <limits>
 #include <sstream>
 
 #include "backends/registry.hpp"
+#include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "core/host_info.hpp"
 #include "runtime/kernel_cache.hpp"
@@ -49,12 +50,38 @@ json model_to_json(const DeviceModel& m) {
           {"free_memory_bytes", m.free_memory_bytes}};
 }
 
-// A time must be finite and >= 0; a rate finite and > 0 (the cost model divides by it).
-double read_number(const json& j, const char* field, bool rate) {
-  const double v = j.at(field).get<double>();
-  if (!std::isfinite(v) || v < 0 || (rate && v == 0))
-    throw Unusable{std::string("model field ") + field + " = " + j.at(field).dump() +
-                   (rate ? " is not a positive rate" : " is not a duration")};
+// What a measurement can be; beyond, a number is damage, and would reach float-to-integer
+// conversions downstream (break-even sizes) out of their range.
+constexpr double kMaxSeconds = 3600;  // a launch, a latency, a compile
+constexpr double kMinRate = 1;        // per second: bytes, operations, flops
+constexpr double kMaxRate = 1e18;
+constexpr std::uint64_t kMaxMemoryBytes = std::uint64_t{1} << 60;
+constexpr std::size_t kMaxModels = 64;  // the scheduler's limit
+
+// A time must be in [0, kMaxSeconds]; a rate in [kMinRate, kMaxRate] (the cost model divides by
+// it). `unbounded` rates stand for "nothing to do" (a host-addressable device's transfers, set to
+// the largest double) and may be any finite rate.
+double read_number(const json& j, const char* field, bool rate, bool unbounded = false) {
+  const json& value = j.at(field);
+  const double v = value.is_number() ? value.get<double>() : NAN;
+  const double max_rate = unbounded ? std::numeric_limits<double>::max() : kMaxRate;
+  const bool ok = rate ? v >= kMinRate && v <= max_rate : v >= 0 && v <= kMaxSeconds;
+  if (!ok)
+    throw Unusable{std::string("model field ") + field + " = " + value.dump() +
+                   (rate ? " is not a rate in [1, 1e18] per second"
+                         : " is not a duration in [0, 3600] seconds")};
+  return v;
+}
+
+std::uint64_t read_bytes(const json& j, const char* field) {
+  const json& value = j.at(field);
+  if (!value.is_number_unsigned() && !(value.is_number_integer() && value.get<std::int64_t>() >= 0))
+    throw Unusable{std::string("model field ") + field + " = " + value.dump() +
+                   " is not a byte count"};
+  const auto v = value.get<std::uint64_t>();
+  if (v > kMaxMemoryBytes)
+    throw Unusable{std::string("model field ") + field + " = " + value.dump() +
+                   " is beyond any device's memory"};
   return v;
 }
 
@@ -64,16 +91,16 @@ DeviceModel model_from_json(const json& j) {
   m.host_addressable = j.at("host_addressable").get<bool>();
   m.launch_s = read_number(j, "launch_s", false);
   m.h2d_latency_s = read_number(j, "h2d_latency_s", false);
-  m.h2d_bytes_per_s = read_number(j, "h2d_bytes_per_s", true);
+  m.h2d_bytes_per_s = read_number(j, "h2d_bytes_per_s", true, m.host_addressable);
   m.d2h_latency_s = read_number(j, "d2h_latency_s", false);
-  m.d2h_bytes_per_s = read_number(j, "d2h_bytes_per_s", true);
+  m.d2h_bytes_per_s = read_number(j, "d2h_bytes_per_s", true, m.host_addressable);
   m.memory_bytes_per_s = read_number(j, "memory_bytes_per_s", true);
   m.arithmetic_per_s = read_number(j, "arithmetic_per_s", true);
   m.transcendental_per_s = read_number(j, "transcendental_per_s", true);
   m.flops_per_s = read_number(j, "flops_per_s", true);
   m.compile_base_s = read_number(j, "compile_base_s", false);
   m.compile_per_op_s = read_number(j, "compile_per_op_s", false);
-  m.free_memory_bytes = j.at("free_memory_bytes").get<std::uint64_t>();
+  m.free_memory_bytes = read_bytes(j, "free_memory_bytes");
   return m;
 }
 
@@ -146,8 +173,18 @@ Profile parse(const std::string& text, const fs::path& path, const MachineIdenti
                    std::to_string(kProfileFormatVersion)};
   check_identity(identity_from_json(j.at("identity")), now);
   Profile p;
-  for (const json& m : j.at("models").get_ref<const json::array_t&>())
+  const auto& models = j.at("models").get_ref<const json::array_t&>();
+  // What the scheduler would refuse is refused here, so a damaged file is recalibrated and
+  // rewritten instead of failing every run.
+  if (models.empty() || models.size() > kMaxModels)
+    throw Unusable{"holds " + std::to_string(models.size()) + " device models, expected 1 to " +
+                   std::to_string(kMaxModels)};
+  for (const json& m : models) {
     p.models.push_back(model_from_json(m));
+    for (std::size_t i = 0; i + 1 < p.models.size(); ++i)
+      if (p.models[i].name == p.models.back().name)
+        throw Unusable{"two device models are named '" + p.models.back().name + "'"};
+  }
   p.history = History::from_json(j.at("history"));
   drop_vanished(path, p.models, now);
   for (DeviceModel& m : p.models) m.id = candidate_id(m.name);
@@ -170,6 +207,39 @@ std::vector<CandidateRef> uncalibrated(const std::vector<DeviceModel>& models,
       missing.push_back(c);
   }
   return missing;
+}
+
+// save_profile without the lock (its caller holds it).
+void write_profile(const std::vector<DeviceModel>& models, const History& history,
+                   const fs::path& path, const MachineIdentity& identity) {
+  if (path.empty())
+    throw ConfigError(
+        "no place for the calibration profile: set SWITCHYARD_PROFILE or "
+        "SWITCHYARD_CACHE_DIR");
+  json models_json = json::array();
+  for (const DeviceModel& m : models) models_json.push_back(model_to_json(m));
+  const json j = {{"format_version", kProfileFormatVersion},
+                  {"identity", identity_to_json(identity)},
+                  {"models", models_json},
+                  {"history", history.to_json()}};
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  if (const std::string error = write_file_atomically(path, {j.dump(2), "\n"}); !error.empty())
+    throw Error("cannot write the calibration profile: " + error +
+                "; check that its directory is writable, or set SWITCHYARD_PROFILE");
+}
+
+fs::path lock_path(const fs::path& path) {
+  fs::path lock = path;
+  lock += ".lock";
+  return lock;
+}
+
+// Locks the profile's lock file, creating the directory for it.
+FileLock lock_profile(const fs::path& path) {
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  return FileLock(lock_path(path));
 }
 
 }  // namespace
@@ -199,37 +269,29 @@ fs::path profile_path() {
 
 void save_profile(const std::vector<DeviceModel>& models, const History& history,
                   const fs::path& path, const MachineIdentity& identity) {
-  if (path.empty())
-    throw ConfigError(
-        "no place for the calibration profile: set SWITCHYARD_PROFILE or "
-        "SWITCHYARD_CACHE_DIR");
-  json models_json = json::array();
-  for (const DeviceModel& m : models) models_json.push_back(model_to_json(m));
-  const json j = {{"format_version", kProfileFormatVersion},
-                  {"identity", identity_to_json(identity)},
-                  {"models", models_json},
-                  {"history", history.to_json()}};
-  std::error_code ec;
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  // A unique temp name in the same directory: concurrent writers never share a temp file, and
-  // rename() within one file system replaces the profile in one step.
-  fs::path temp = path;
-  temp += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(std::random_device{}());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << j.dump(2) << '\n';
-    out.flush();
-    if (!out) {
-      fs::remove(temp, ec);
-      throw Error("cannot write the calibration profile '" + temp.string() +
-                  "': check that its directory is writable, or set SWITCHYARD_PROFILE");
-    }
+  if (path.empty()) return write_profile(models, history, path, identity);  // throws
+  const FileLock lock = lock_profile(path);
+  write_profile(models, history, path, identity);
+}
+
+void merge_into_profile(const std::vector<DeviceModel>& models, const History& history,
+                        const fs::path& path, const MachineIdentity& identity) {
+  if (path.empty()) return;
+  const FileLock lock = lock_profile(path);
+  std::optional<Profile> saved = load_profile(path, identity);
+  Profile merged;
+  if (saved) {
+    merged = std::move(*saved);
+    merged.history.merge_measured(history);
+  } else {
+    merged.history = history;
   }
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    throw Error("cannot replace the calibration profile '" + path.string() + "': " + ec.message());
-  }
+  for (const DeviceModel& m : models)
+    if (std::none_of(merged.models.begin(), merged.models.end(),
+                     [&](const DeviceModel& s) { return s.name == m.name; }))
+      merged.models.push_back(m);
+  if (merged.models.empty()) return;  // nothing measured: a file without models helps nobody
+  write_profile(merged.models, merged.history, path, identity);
 }
 
 std::optional<Profile> load_profile(const fs::path& path, const MachineIdentity& identity) {
@@ -259,10 +321,12 @@ Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& pro
   Profile profile = loaded ? std::move(*loaded) : Profile{};
   const auto missing = uncalibrated(profile.models, scope);
   if (missing.empty()) return profile;
-  for (DeviceModel& m : calibrate_candidates(missing, depth, progress))
-    profile.models.push_back(std::move(m));
+  auto measured = calibrate_candidates(missing, depth, progress);
+  if (measured.empty()) return profile;  // every probe failed: nothing worth saving
+  for (DeviceModel& m : measured) profile.models.push_back(std::move(m));
   try {
-    save_profile(profile.models, profile.history, path);
+    // Merged under the lock: another process may have saved models or history meanwhile.
+    merge_into_profile(profile.models, profile.history, path);
   } catch (const Error& e) {
     log(LogLevel::Warn, e.what());
   }

@@ -5,9 +5,12 @@
 //    "identity": {"cpu_model": "...", "devices": [{"id", "name", "driver_version"}]},
 //    "models": [{DeviceModel fields}], "history": History::to_json()}
 //
-// Saved atomically (temp file + rename: a reader never sees half a file) to $SWITCHYARD_PROFILE
-// or <cache directory>/profile.json. A profile from another machine or driver, of another format
-// version, or unreadable is ignored with one warning, and recalibration overwrites it.
+// Saved atomically (core/atomic_file: a reader never sees half a file) to $SWITCHYARD_PROFILE
+// or <cache directory>/profile.json, under an advisory lock on "<profile>.lock" so processes
+// sharing a cache directory merge their history instead of overwriting each other's. A profile
+// from another machine or driver, of another format version, unreadable, or holding what the
+// scheduler would refuse (no models, two of one name, numbers out of range) is ignored with one
+// warning, and recalibration overwrites it.
 #pragma once
 
 #include <filesystem>
@@ -61,6 +64,15 @@ void save_profile(const std::vector<DeviceModel>& models, const History& history
                   const std::filesystem::path& path = profile_path(),
                   const MachineIdentity& identity = current_identity());
 
+// Under the profile's lock: reads the saved profile, adds the history `history` measured in this
+// process (History::merge_measured) and the models it lacks by name (saved models win: they may
+// be newer, from `switchyard calibrate`), and writes the result. An unusable saved file is
+// replaced by `models` and `history`. Writes nothing when there would be no model. Throws
+// switchyard::Error when the file cannot be written.
+void merge_into_profile(const std::vector<DeviceModel>& models, const History& history,
+                        const std::filesystem::path& path = profile_path(),
+                        const MachineIdentity& identity = current_identity());
+
 // nullopt, silently, when there is no file; nullopt with one warning on stderr when it is
 // corrupt, of another format version, or from another machine or driver. Models of a device
 // that is gone are dropped with one warning. Never throws for a bad file.
@@ -72,8 +84,9 @@ std::optional<Profile> load_profile(const std::filesystem::path& path = profile_
 enum class CalibrationScope { All, HostOnly, DevicesOnly };
 
 // The profile, calibrating (at `depth`) whatever it lacks within `scope`: everything when there
-// is no usable file, or only the candidates of devices added since. Saves what it measured (a
-// write failure is one warning: the models still serve this process).
+// is no usable file, or only the candidates of devices added since. Merges what it measured into
+// the saved profile (a write failure is one warning: the models still serve this process);
+// saves nothing when every probe failed. Lets Cancelled (from `progress`) through.
 Profile load_or_calibrate(CalibrationDepth depth, const CalibrationProgress& progress = {},
                           CalibrationScope scope = CalibrationScope::All);
 

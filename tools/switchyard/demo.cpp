@@ -1,6 +1,8 @@
 // `switchyard demo`: the machine (as `switchyard info` shows it), one computation on every usable
 // device with its result and time, and then the scheduler at work: for a few kernels at a small
-// and a large size, every candidate's measured time beside auto's choice and its reason.
+// and a large size, every candidate's measured time beside auto's choice and its reason. A device
+// that fails shows its error in the tables while auto's work falls back; the exit status is 0
+// while any device still works.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -29,6 +31,14 @@ double median_seconds(const std::function<void()>& work, int runs = 7) {
   return times[runs / 2];
 }
 
+// The first line of an error, short enough for a table cell.
+std::string failure(const Error& e, std::size_t width) {
+  std::string line(e.what());
+  line = line.substr(0, line.find('\n'));
+  if (line.size() > width) line = line.substr(0, width - 3) + "...";
+  return line;
+}
+
 std::string duration(double s) {
   return s < 1e-3 ? fmt::format("{:.1f} us", s * 1e6) : fmt::format("{:.2f} ms", s * 1e3);
 }
@@ -47,20 +57,28 @@ std::vector<std::string> candidates() {
   return names;
 }
 
-void every_device() {
+// Runs one computation on every device; returns how many succeeded.
+int every_device() {
   constexpr std::int64_t n = 1'000'000;
   const Array a = Array::uniform({n}, 1), b = Array::uniform({n}, 2), c = Array::uniform({n}, 3);
   fmt::print("\nsum(a*b + sin(c)) over {} float32 elements, inputs on the host\n", n);
   fmt::print("  {:<10} {:>16} {:>12} {:>12}\n", "device", "result", "first run", "median");
+  int working = 0;
   for (const DeviceInfo& d : devices()) {
     DeviceScope scope(d.id());
-    double result = 0;
-    const double first = seconds_of([&] { result = sum(a * b + sin(c)).item<double>(); });
-    const double median = median_seconds([&] { sum(a * b + sin(c)).item<double>(); }, 5);
-    fmt::print("  {:<10} {:>16.6f} {:>12} {:>12}\n", d.id(), result, duration(first),
-               duration(median));
+    try {
+      double result = 0;
+      const double first = seconds_of([&] { result = sum(a * b + sin(c)).item<double>(); });
+      const double median = median_seconds([&] { sum(a * b + sin(c)).item<double>(); }, 5);
+      fmt::print("  {:<10} {:>16.6f} {:>12} {:>12}\n", d.id(), result, duration(first),
+                 duration(median));
+      ++working;
+    } catch (const Error& e) {
+      fmt::print("  {:<10} failed: {}\n", d.id(), failure(e, 100));
+    }
   }
   fmt::print("  (the first run includes compiling the kernels for that device)\n");
+  return working;
 }
 
 struct Workload {
@@ -69,7 +87,8 @@ struct Workload {
   std::function<void()> run;                    // one kernel, result read on the host
 };
 
-void scheduler_table() {
+// Returns whether auto ran every workload (falling back where a device failed).
+bool scheduler_table() {
   Array a, b, m, x;
   const std::vector<Workload> workloads = {
       {"a + b", [&](std::int64_t n) { a = Array::uniform({n}, 1), b = Array::uniform({n}, 2); },
@@ -91,32 +110,46 @@ void scheduler_table() {
   std::string header = fmt::format("  {:<14} {:>9}", "kernel", "elements");
   for (const auto& c : names) header += fmt::format(" {:>15}", c);
   fmt::print("{} {:>11}  {}\n", header, "auto", "auto's choice and reason");
+  bool auto_ran_everything = true;
   for (const auto& w : workloads) {
     for (const std::int64_t n : {1'000, 4'000'000}) {
       w.prepare(n);
       std::string row = fmt::format("  {:<14} {:>9}", w.name, n);
       for (const auto& c : names) {
         DeviceScope scope(c);
-        row += fmt::format(" {:>15}", duration(median_seconds(w.run)));
+        try {
+          row += fmt::format(" {:>15}", duration(median_seconds(w.run)));
+        } catch (const Error&) {
+          row += fmt::format(" {:>15}", "failed");
+        }
       }
-      const double auto_s = median_seconds(w.run);
-      const Explanation e = switchyard::explain(w.run);
-      const KernelReport& k = e.kernels.front();
-      fmt::print("{} {:>11}  {}: {}\n", row, duration(auto_s), k.ran_on, k.reason);
+      try {
+        const double auto_s = median_seconds(w.run);
+        const Explanation e = switchyard::explain(w.run);
+        const KernelReport& k = e.kernels.front();
+        const std::string fell_back =
+            k.fallbacks ? fmt::format(" (after {} fallback(s) from {})", k.fallbacks, k.chosen)
+                        : "";
+        fmt::print("{} {:>11}  {}{}: {}\n", row, duration(auto_s), k.ran_on, fell_back, k.reason);
+      } catch (const Error& e) {
+        fmt::print("{} {:>11}  {}\n", row, "failed", failure(e, 100));
+        auto_ran_everything = false;
+      }
     }
   }
   fmt::print(
       "  (times include reading the result back to the host; `switchyard explain` shows the\n"
       "   predicted breakdown behind each choice)\n");
+  return auto_ran_everything;
 }
 
 }  // namespace
 
 int demo() {
   info(false);
-  every_device();
-  scheduler_table();
-  return 0;
+  const int working = every_device();
+  const bool auto_ran_everything = scheduler_table();
+  return working > 0 && auto_ran_everything ? 0 : 1;
 }
 
 }  // namespace switchyard::cli

@@ -10,6 +10,9 @@ namespace {
 
 // Recursive descent over: expr = term {(+|-) term}; term = unary {(*|/) unary};
 // unary = -unary | primary; primary = number | variable | name(args) | (expr).
+// Every nested parenthesis, function call and unary minus is one more unary() frame on the
+// stack; kMaxNesting bounds them so that hostile input gets a ParseError, not a stack overflow
+// (about 10,000 levels overflowed an 8 MiB stack).
 class Parser {
  public:
   Parser(std::string_view text, const std::map<char, Array>& values)
@@ -105,7 +108,25 @@ class Parser {
         return v;
     }
   }
+  // Counts the unary() frames on the stack for as long as it lives.
+  class Nesting {
+   public:
+    explicit Nesting(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMaxNesting)
+        p_.fail("nesting deeper than " + std::to_string(kMaxNesting) +
+                " levels (parentheses, function calls and unary minus signs); split the "
+                "expression");
+    }
+    ~Nesting() { --p_.depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    Parser& p_;
+  };
+
   Value unary() {
+    const Nesting nesting(*this);
     if (accept('-')) {
       Value v = unary();
       return v.is_array() ? Value{negative(v.array)} : Value{{}, -v.number};
@@ -174,6 +195,7 @@ class Parser {
   std::string_view text_;
   const std::map<char, Array>& values_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

@@ -1,5 +1,7 @@
 // `switchyard info`: the host, the SIMD target chosen at run time, every backend (usable or not,
-// and why), every device's capabilities, and every SWITCHYARD_* variable.
+// and why), every device's capabilities, and every SWITCHYARD_* variable. It is the tool for
+// diagnosing settings, so a bad one never stops it: each is shown with what is wrong, and the
+// exit status is 1 when any is bad.
 #include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
@@ -8,6 +10,7 @@
 #include "commands.hpp"
 #include "core/config.hpp"
 #include "core/host_info.hpp"
+#include "switchyard/error.hpp"
 #include "switchyard/runtime.hpp"
 
 namespace switchyard::cli {
@@ -54,17 +57,29 @@ nlohmann::json info_json() {
                                    {"bytes", c.bytes},
                                    {"shared_by_cpus", c.shared_by_cpus}});
   j["backends"] = nlohmann::json::array();
-  for (const auto& b : backends()) {
-    nlohmann::json jb = {{"name", b.name}, {"usable", b.usable}, {"reason", b.reason}};
-    jb["devices"] = nlohmann::json::array();
-    for (const auto& d : b.devices) jb["devices"].push_back(device_json(d));
-    j["backends"].push_back(jb);
+  j["detection_error"] = nullptr;
+  try {
+    for (const auto& b : backends()) {
+      nlohmann::json jb = {{"name", b.name}, {"usable", b.usable}, {"reason", b.reason}};
+      jb["devices"] = nlohmann::json::array();
+      for (const auto& d : b.devices) jb["devices"].push_back(device_json(d));
+      j["backends"].push_back(jb);
+    }
+  } catch (const Error& e) {
+    j["detection_error"] = e.what();
   }
-  for (const auto& v : environment_variables()) {
-    const char* value = env_value(v.name);
-    j["environment"][std::string(v.name)] = {{"value", value ? nlohmann::json(value) : nullptr},
-                                             {"default", v.default_value},
-                                             {"meaning", v.meaning}};
+  for (Setting& s : settings()) {
+    // A setting the machine cannot satisfy (a forced or required backend that is missing) is
+    // found by detection, not by the syntax check.
+    const auto& detection_error = j["detection_error"];
+    if (s.problem.empty() && detection_error.is_string() &&
+        detection_error.get<std::string>().find(s.name) != std::string::npos)
+      s.problem = detection_error.get<std::string>();
+    j["environment"][s.name] = {
+        {"value", s.value.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.value)},
+        {"default", s.default_value},
+        {"meaning", s.meaning},
+        {"problem", s.problem.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.problem)}};
   }
   return j;
 }
@@ -82,6 +97,8 @@ void print_text(const nlohmann::json& j) {
   fmt::print("  Memory       {} total, {} available\n", gib(h["memory_bytes"]),
              gib(h["available_memory_bytes"]));
   fmt::print("\nBackends (highest priority first)\n");
+  if (!j["detection_error"].is_null())
+    fmt::print("  not detected: {}\n", j["detection_error"].get<std::string>());
   for (const auto& b : j["backends"]) {
     fmt::print(
         "  {:<8} {}\n", b["name"].get<std::string>(),
@@ -102,10 +119,19 @@ void print_text(const nlohmann::json& j) {
     }
   }
   fmt::print("\nSettings\n");
-  for (const auto& [name, v] : j["environment"].items())
-    fmt::print("  {:<26} {:<14} {}\n", name,
+  for (const auto& [name, v] : j["environment"].items()) {
+    fmt::print("  {:<27} {:<14} {}\n", name,
                v["value"].is_null() ? "(unset)" : v["value"].get<std::string>(),
                v["meaning"].get<std::string>());
+    if (!v["problem"].is_null())
+      fmt::print("  {:<27} INVALID: {}\n", "", v["problem"].get<std::string>());
+  }
+}
+
+bool any_setting_invalid(const nlohmann::json& j) {
+  for (const auto& [name, v] : j["environment"].items())
+    if (!v["problem"].is_null()) return true;
+  return false;
 }
 
 }  // namespace
@@ -116,7 +142,7 @@ int info(bool json) {
     fmt::print("{}\n", j.dump(2));
   else
     print_text(j);
-  return 0;
+  return any_setting_invalid(j) ? 1 : 0;
 }
 
 }  // namespace switchyard::cli

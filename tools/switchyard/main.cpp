@@ -9,7 +9,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
 
   bool json = false;
-  auto* info = app.add_subcommand("info", "Host, SIMD target, backends and devices, settings");
+  auto* info = app.add_subcommand(
+      "info",
+      "Host, SIMD target, backends and devices, settings (exit status 1 when a setting is bad)");
   info->add_flag("--json", json, "print JSON for scripts");
   app.add_subcommand("demo", "Runs a small computation on every usable device and times it");
 

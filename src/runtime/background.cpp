@@ -1,0 +1,107 @@
+#include "runtime/background.hpp"
+
+#include <oneapi/tbb/task_arena.h>
+#include <oneapi/tbb/task_group.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <mutex>
+#include <vector>
+
+#include "backends/registry.hpp"
+#include "core/host_info.hpp"
+#include "core/log.hpp"
+#include "runtime/kernel_cache.hpp"
+
+namespace switchyard::runtime {
+
+struct Background::State {
+  // One worker at most for background work (a compile on 2 cores already takes one from the
+  // foreground), one slot kept for the thread that waits at shutdown.
+  tbb::task_arena arena{2, 1};
+  tbb::task_group group;
+  std::atomic<bool> cancelled{false};
+  std::mutex mutex;  // guards hooks, shut_down, and orders run() against shutdown()
+  std::vector<std::function<void()>> hooks;
+  bool shut_down = false;
+};
+
+namespace {
+
+void shutdown_at_exit() {
+  Background::instance().shutdown();
+}
+
+}  // namespace
+
+Background& Background::instance() {
+  static Background* background = new Background;
+  return *background;
+}
+
+Background::Background() : state_(new State) {
+  // Statics constructed before the handler is registered are destroyed after it runs.
+  (void)Registry::instance();
+  (void)KernelCache::instance();
+  (void)host_info();
+  std::atexit(shutdown_at_exit);
+}
+
+bool Background::run(std::function<void()> task) {
+  std::lock_guard lock(state_->mutex);
+  if (state_->shut_down) return false;
+  State* s = state_;
+  s->arena.enqueue(s->group.defer([s, task = std::move(task)] {
+    if (s->cancelled.load(std::memory_order_acquire)) return;
+    try {
+      task();
+    } catch (const std::exception& e) {
+      log(LogLevel::Warn, std::string("background task failed: ") + e.what());
+    } catch (...) {
+      log(LogLevel::Warn, "background task failed");
+    }
+  }));
+  return true;
+}
+
+bool Background::cancelled() const {
+  return state_->cancelled.load(std::memory_order_acquire);
+}
+
+void Background::at_shutdown(std::function<void()> hook) {
+  std::lock_guard lock(state_->mutex);
+  if (!state_->shut_down) state_->hooks.push_back(std::move(hook));
+}
+
+void Background::keep_exit_handler_last() {
+  std::lock_guard lock(state_->mutex);
+  if (!state_->shut_down)
+    std::atexit(shutdown_at_exit);  // shutdown() runs once: extra calls return
+}
+
+void Background::wait_idle() {
+  state_->arena.execute([this] { state_->group.wait(); });
+}
+
+void Background::shutdown() {
+  std::vector<std::function<void()>> hooks;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->shut_down) return;
+    state_->shut_down = true;
+    state_->cancelled.store(true, std::memory_order_release);
+    hooks.swap(state_->hooks);
+  }
+  if (log_enabled(LogLevel::Debug)) log(LogLevel::Debug, "shutdown: waiting for background work");
+  // Queued tasks see the flag and return at once; running ones stop at their next check.
+  state_->arena.execute([this] { state_->group.wait(); });
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
+    try {
+      (*it)();
+    } catch (const std::exception& e) {
+      log(LogLevel::Warn, std::string("at exit: ") + e.what());
+    }
+  }
+}
+
+}  // namespace switchyard::runtime

@@ -1,0 +1,72 @@
+// The switchyard program as a user runs it: `info` shows every setting with each bad one marked
+// (and exits 1) instead of stopping at the first, and bad input to `explain` is a typed error
+// with exit status 2, never a crash.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "test_support.hpp"
+
+namespace switchyard {
+namespace {
+
+testing::ChildResult run_cli(const std::vector<std::string>& arguments,
+                             const std::map<std::string, std::string>& env = {}) {
+  const testing_support::TempDir dir;
+  std::vector<std::string> command = {SWITCHYARD_CLI};
+  command.insert(command.end(), arguments.begin(), arguments.end());
+  return testing::Child(command, env, dir.path() / "switchyard").wait();
+}
+
+TEST(Info, MarksEveryBadSettingAndStillShowsTheMachine) {
+  const std::map<std::string, std::string> bad = {{"SWITCHYARD_BACKEND", "tpu"},
+                                                  {"SWITCHYARD_LOG", "loud"},
+                                                  {"SWITCHYARD_MEMORY_RESERVE", "2"},
+                                                  {"SWITCHYARD_FAULT", "opencl:explode"},
+                                                  {"SWITCHYARD_FALLBACK", "maybe"}};
+  const auto r = run_cli({"info", "--json"}, bad);
+  EXPECT_EQ(r.status, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_FALSE(j["host"]["cpu_model"].get<std::string>().empty());
+  EXPECT_TRUE(j["detection_error"].is_string()) << "SWITCHYARD_BACKEND=tpu cannot be detected";
+  for (const auto& [name, setting] : j["environment"].items()) {
+    SCOPED_TRACE(name);
+    if (bad.count(name)) {
+      ASSERT_TRUE(setting["problem"].is_string());
+      const std::string problem = setting["problem"];
+      EXPECT_NE(problem.find(name), std::string::npos) << problem;
+      EXPECT_NE(problem.find(bad.at(name)), std::string::npos) << problem;
+      EXPECT_EQ(setting["value"], bad.at(name));
+    } else {
+      EXPECT_TRUE(setting["problem"].is_null()) << setting["problem"];
+    }
+  }
+  const auto text = run_cli({"info"}, bad);
+  EXPECT_EQ(text.status, 1);
+  for (const auto& [name, value] : bad)
+    EXPECT_NE(text.out.find("INVALID: " + name), std::string::npos) << text.out;
+}
+
+TEST(Info, GoodSettingsExitZeroWithEveryBackend) {
+  const auto r = run_cli({"info", "--json"});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(j["detection_error"].is_null());
+  EXPECT_EQ(j["backends"].size(), backends().size());
+  for (const auto& [name, setting] : j["environment"].items())
+    EXPECT_TRUE(setting["problem"].is_null()) << name << ": " << setting["problem"];
+}
+
+TEST(Explain, DeeplyNestedExpressionIsAParseErrorNotACrash) {
+  const std::string nested = std::string(20'000, '(') + "a" + std::string(20'000, ')');
+  const auto r = run_cli({"explain", "--op", nested, "--n", "10"});
+  EXPECT_EQ(r.status, 2) << r.err.substr(0, 500);
+  EXPECT_NE(r.err.find("nest"), std::string::npos) << r.err.substr(0, 500);
+}
+
+}  // namespace
+}  // namespace switchyard

@@ -1,0 +1,196 @@
+// What happens around the work rather than in it, checked on real child processes: exit with
+// background work still running, logging, and processes sharing one cache directory.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "switchyard/runtime.hpp"
+
+namespace switchyard {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::Child;
+using testing::ChildResult;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "switchyard-lifecycle-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+ChildResult run(const std::vector<std::string>& args, const fs::path& cache,
+                std::map<std::string, std::string> env = {}) {
+  env["SWITCHYARD_CACHE_DIR"] = cache.string();
+  env.emplace("SWITCHYARD_PROFILE", "");
+  std::vector<std::string> argv{SWITCHYARD_LIFECYCLE_CHILD};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return Child(argv, env, cache / "child").wait();
+}
+
+int count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+json read_json(const fs::path& path) {
+  std::ifstream in(path);
+  return json::parse(in);
+}
+
+void write_json(const fs::path& path, const json& j) {
+  std::ofstream(path) << j.dump(2);
+}
+
+// (signature, bucket) of every history entry: what a run of some work leaves in the profile.
+std::set<std::pair<std::string, int>> history_keys(const fs::path& profile) {
+  std::set<std::pair<std::string, int>> keys;
+  const json j = read_json(profile);
+  for (const json& e : j.at("history"))
+    keys.emplace(e.at("signature").get<std::string>(), e.at("bucket").get<int>());
+  return keys;
+}
+
+// What the scheduler needs of a profile: at least one model, unique names, sane numbers.
+void expect_valid_profile(const fs::path& path) {
+  const json j = read_json(path);
+  const auto& models = j.at("models");
+  ASSERT_FALSE(models.empty());
+  std::set<std::string> names;
+  for (const json& m : models) {
+    EXPECT_TRUE(names.insert(m.at("name").get<std::string>()).second) << m.at("name");
+    EXPECT_LE(m.at("launch_s").get<double>(), 3600);
+  }
+}
+
+const std::map<std::string, std::string> kCpuOnly{{"SWITCHYARD_BACKEND", "cpu"}};
+
+TEST(Shutdown, FiftyOpenClProgramsExitCleanly) {
+  bool opencl = false;
+  for (const DeviceInfo& d : devices()) opencl = opencl || d.id() == "opencl:0";
+  if (!opencl) GTEST_SKIP() << "no OpenCL device in the registry";
+  constexpr int kRuns = 50, kBatch = 5;
+  const auto start = std::chrono::steady_clock::now();
+  int clean = 0;
+  for (int first = 0; first < kRuns; first += kBatch) {
+    std::vector<TempDir> dirs(kBatch);  // a fresh cache each: background calibration at exit
+    std::vector<Child> children;
+    for (const TempDir& dir : dirs) {
+      const std::map<std::string, std::string> env{{"SWITCHYARD_CACHE_DIR", dir.path().string()},
+                                                   {"SWITCHYARD_PROFILE", ""}};
+      children.emplace_back(std::vector<std::string>{SWITCHYARD_LIFECYCLE_CHILD, "opencl"}, env,
+                            dir.path() / "child");
+    }
+    for (int i = 0; i < kBatch; ++i) {
+      const ChildResult r = children[i].wait();
+      const bool ok = r.status == 0 && r.out == "result 3 5 7 9\n";
+      clean += ok;
+      EXPECT_TRUE(ok) << "run " << first + i << ": status " << r.status << ", stdout '" << r.out
+                      << "', stderr:\n"
+                      << r.err;
+    }
+  }
+  const double wall_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::cout << clean << " of " << kRuns << " runs exited cleanly in " << wall_s << " s\n";
+  EXPECT_EQ(clean, kRuns);
+}
+
+TEST(Logging, DebugShowsDetectionCompilesDecisionsAndEachWarningOnce) {
+  TempDir dir;
+  ASSERT_EQ(run({"work", "0"}, dir.path(), kCpuOnly).status, 0);
+  // Two models of one name: the scheduler would refuse the file on every run.
+  const fs::path profile = dir.path() / "profile.json";
+  json j = read_json(profile);
+  j["models"].push_back(j["models"][0]);
+  write_json(profile, j);
+
+  auto env = kCpuOnly;
+  env["SWITCHYARD_LOG"] = "debug";
+  const ChildResult r = run({"work", "0"}, dir.path(), env);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("switchyard: info: detect: cpu: 1 device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("detect: opencl: unavailable"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("switchyard: info: compile: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("switchyard: debug: decision: "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("calibration: measuring cpu:0/inline"), std::string::npos) << r.err;
+  // The profile is read at start and again under the lock at each save: one warning.
+  EXPECT_EQ(count(r.err, "two device models are named"), 1) << r.err;
+  expect_valid_profile(profile);
+
+  const ChildResult quiet = run({"work", "0"}, dir.path(), kCpuOnly);
+  EXPECT_EQ(quiet.status, 0);
+  EXPECT_EQ(quiet.err, "") << "the rewritten profile is used without complaint";
+}
+
+TEST(Profile, OutOfRangeNumbersAreRecalibratedAndRewritten) {
+  TempDir dir;
+  ASSERT_EQ(run({"work", "1"}, dir.path(), kCpuOnly).status, 0);
+  const fs::path profile = dir.path() / "profile.json";
+  for (const char* field : {"launch_s", "memory_bytes_per_s", "free_memory_bytes"}) {
+    json j = read_json(profile);
+    j["models"][0][field] = 1e300;
+    write_json(profile, j);
+    const ChildResult r = run({"work", "1"}, dir.path(), kCpuOnly);
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(count(r.err, "switchyard: warn:"), 1) << r.err;
+    EXPECT_NE(r.err.find(field), std::string::npos) << r.err;
+    expect_valid_profile(profile);
+    EXPECT_LT(read_json(profile)["models"][0][field].get<double>(), 1e300);
+  }
+}
+
+TEST(Profile, ConcurrentProcessesMergeTheirHistory) {
+  // What each kind of work leaves in a profile of its own.
+  TempDir alone1, alone2, shared;
+  ASSERT_EQ(run({"work", "1"}, alone1.path(), kCpuOnly).status, 0);
+  ASSERT_EQ(run({"work", "2"}, alone2.path(), kCpuOnly).status, 0);
+  const auto keys1 = history_keys(alone1.path() / "profile.json");
+  const auto keys2 = history_keys(alone2.path() / "profile.json");
+  ASSERT_FALSE(keys1.empty());
+  ASSERT_FALSE(keys2.empty());
+
+  // Both start from one saved profile and save at exit: without merging, the last one to exit
+  // would replace what the other measured.
+  ASSERT_EQ(run({"work", "0"}, shared.path(), kCpuOnly).status, 0);
+  std::map<std::string, std::string> env = kCpuOnly;
+  env["SWITCHYARD_CACHE_DIR"] = shared.path().string();
+  env["SWITCHYARD_PROFILE"] = "";
+  Child one({SWITCHYARD_LIFECYCLE_CHILD, "work", "1"}, env, shared.path() / "one");
+  Child two({SWITCHYARD_LIFECYCLE_CHILD, "work", "2"}, env, shared.path() / "two");
+  const ChildResult r1 = one.wait(), r2 = two.wait();
+  ASSERT_EQ(r1.status, 0) << r1.err;
+  ASSERT_EQ(r2.status, 0) << r2.err;
+
+  const auto merged = history_keys(shared.path() / "profile.json");
+  for (const auto& k : keys1) EXPECT_TRUE(merged.count(k)) << "lost " << k.first << " of work 1";
+  for (const auto& k : keys2) EXPECT_TRUE(merged.count(k)) << "lost " << k.first << " of work 2";
+  expect_valid_profile(shared.path() / "profile.json");
+  for (const auto& e : fs::directory_iterator(shared.path()))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+}
+
+}  // namespace
+}  // namespace switchyard
