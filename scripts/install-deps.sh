@@ -9,6 +9,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers opencl-c-headers pocl-opencl-icd clinfo libclblast-dev
   libdlpack-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev llvm
 )
 
 missing=()

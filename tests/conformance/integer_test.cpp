@@ -168,7 +168,7 @@ TEST_P(Integers, UnaryEdgeValuesMatchNumPy) {
     EXPECT_EQ(abs(filled(t, lowest)).to_vector<std::int64_t>()[0], lowest) << name(t);
     EXPECT_EQ(negative(filled(t, lowest)).to_vector<std::int64_t>()[0], lowest) << name(t);
     EXPECT_EQ(sign(filled(t, lowest)).to_vector<std::int64_t>()[0], -1) << name(t);
-    EXPECT_EQ(abs(filled(t, -lowest - 1)).to_vector<std::int64_t>()[0], -lowest - 1) << name(t);
+    EXPECT_EQ(abs(filled(t, -(lowest + 1))).to_vector<std::int64_t>()[0], -(lowest + 1)) << name(t);
   }
 }
 

@@ -2,6 +2,8 @@
 
 #include <clblast.h>
 
+#include <mutex>
+
 #include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_error.hpp"
 #include "switchyard/error.hpp"
@@ -116,6 +118,11 @@ LibraryCall::LibraryCall(Device& device, const LibraryOp& op) : device_(device),
 }
 
 void LibraryCall::launch(const LibraryArgs& args) {
+  // CLBlast 1.5 (Debian 12) builds its tuning database without a lock: two threads launching
+  // their first gemm at once free each other's entries (ASan heap-use-after-free inside
+  // clblast::Database, from tests/stress_test.cpp). Its calls only enqueue once compiled.
+  static std::mutex clblast_calls;
+  const std::lock_guard lock(clblast_calls);
   const bool f32 = op_.dtype == DType::Float32;
   if (op_.kind == LibraryOp::Kind::Gemm)
     return f32 ? gemm<float>(device_, op_, args) : gemm<double>(device_, op_, args);

@@ -1,0 +1,44 @@
+# Sanitizer and fuzzing builds (clang). Included after the dependencies are found and before any
+# project target is defined, so the flags reach every target of this project (library, CLI,
+# tests, fuzzers) and nothing else: third-party code comes prebuilt from the system.
+#
+#   -DSWITCHYARD_SANITIZE=address,undefined   ASan + UBSan; every UB report is fatal
+#   -DSWITCHYARD_SANITIZE=thread              TSan
+#   -DSWITCHYARD_FUZZ=ON                      libFuzzer harnesses in tests/fuzz (clang, and the
+#                                             library gets -fsanitize=fuzzer-no-link coverage)
+#
+# Run-time options and the suppressions of third-party reports live in tests/sanitizers/.
+set(SWITCHYARD_SANITIZE "" CACHE STRING "Sanitizers for project targets: address,undefined | thread")
+option(SWITCHYARD_FUZZ "Build the libFuzzer harnesses in tests/fuzz (clang only)" OFF)
+
+set(_sanitizers "${SWITCHYARD_SANITIZE}")
+if(SWITCHYARD_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "SWITCHYARD_FUZZ needs clang (libFuzzer): configure with CMAKE_CXX_COMPILER=clang++")
+  endif()
+  if(_sanitizers MATCHES "thread")
+    message(FATAL_ERROR "SWITCHYARD_FUZZ runs with address,undefined, not with thread")
+  endif()
+  if(_sanitizers STREQUAL "")
+    set(_sanitizers "address,undefined")
+  endif()
+  # Coverage feedback for the fuzzers in every project object; the harnesses link libFuzzer.
+  set(_sanitizers "fuzzer-no-link,${_sanitizers}")
+endif()
+
+if(NOT _sanitizers STREQUAL "")
+  if(_sanitizers MATCHES "thread" AND _sanitizers MATCHES "address")
+    message(FATAL_ERROR "SWITCHYARD_SANITIZE: thread cannot be combined with address")
+  endif()
+  set(_flags -fsanitize=${_sanitizers} -fno-omit-frame-pointer -g)
+  if(_sanitizers MATCHES "undefined")
+    # A report fails the test instead of scrolling past.
+    list(APPEND _flags -fno-sanitize-recover=all)
+  endif()
+  add_compile_options(${_flags})
+  add_link_options(-fsanitize=${_sanitizers})
+  # Sanitized builds are for finding bugs, not for timing.
+  set(SWITCHYARD_BUILD_BENCHMARKS OFF CACHE BOOL "Build the benchmarks" FORCE)
+  message(STATUS "Sanitizers for project targets: ${_sanitizers}")
+endif()
+unset(_flags)
