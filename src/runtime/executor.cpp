@@ -36,7 +36,12 @@ ir::Layout classify(const Shape& shape, const Strides& strides) {
     if (shape[i] == 1) continue;
     all_zero = all_zero && strides[i] == 0;
     contiguous = contiguous && strides[i] == expected;
-    expected *= shape[i];
+    // Extents beside a zero one may multiply past int64: such an empty view has no layout to
+    // speak of, and the product must not overflow.
+    if (const auto next = checked::mul(expected, shape[i]))
+      expected = *next;
+    else
+      contiguous = false;
   }
   if (all_zero) return ir::Layout::Broadcast;
   return contiguous ? ir::Layout::Contiguous : ir::Layout::Strided;
