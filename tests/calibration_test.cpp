@@ -253,6 +253,10 @@ TEST(Profile, CorruptOrForeignFilesAreIgnoredWithOneWarning) {
   j = nlohmann::json::parse(good);
   j["history"] = "not a history";
   expect_rejected(j.dump(), "unreadable");
+
+  j = nlohmann::json::parse(good);
+  for (auto& m : j["models"]) m["name"] = "vulkan:" + m["name"].get<std::string>();
+  expect_rejected(j.dump(), "no model of a device present here");
 }
 
 TEST(Profile, DropsModelsOfVanishedDevicesWithOneWarning) {

@@ -187,6 +187,11 @@ Profile parse(const std::string& text, const fs::path& path, const MachineIdenti
         throw Unusable{"two device models are named '" + p.models.back().name + "'"};
   }
   p.history = History::from_json(j.at("history"));
+  // A profile left without models would be saved, then refused at the next load.
+  if (std::none_of(p.models.begin(), p.models.end(), [&](const DeviceModel& m) {
+        return find_device(now, device_of(m.name)) != nullptr;
+      }))
+    throw Unusable{"holds no model of a device present here"};
   drop_vanished(path, p.models, now);
   for (DeviceModel& m : p.models) m.id = candidate_id(m.name);
   return p;

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +56,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const fs::path again = directory() / "saved.json";
   switchyard::scheduler::save_profile(loaded->models, loaded->history, again, identity());
   const auto reloaded = switchyard::scheduler::load_profile(again, identity());
-  if (!reloaded || reloaded->models.size() != loaded->models.size()) std::abort();
+  if (!reloaded || reloaded->models.size() != loaded->models.size()) {
+    std::fprintf(stderr, "an accepted profile with %zu models %s after a save and a reload\n",
+                 loaded->models.size(), reloaded ? "changed its model count" : "was refused");
+    std::abort();
+  }
   return 0;
 }
