@@ -2,8 +2,9 @@
 // byte_offset come from the fuzz bytes, over one fixed 256-byte buffer. The importer's own
 // arithmetic (reach, offsets, sizes; UBSan reports any overflow) runs on every input. DLPack
 // carries no buffer size, so only a tensor that really lies inside the buffer (as computed here
-// in 128-bit arithmetic) is read back: then every element read must stay inside it (ASan). In
-// every case the deleter runs exactly once when the import succeeds and never when it fails.
+// in 128-bit arithmetic) is read back (or, for bool, whose elements import reads, imported): then
+// every element read must stay inside it (ASan). In every case the deleter runs exactly once when
+// the import succeeds and never when it fails.
 #include <dlpack/dlpack.h>
 
 #include <algorithm>
@@ -110,6 +111,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     const bool readable =
         t.ndim >= 0 && t.dtype.lanes == 1 && inside_buffer(t, (t.dtype.bits + 7) / 8);
+    // Import reads a bool tensor's elements (to refuse bytes other than 0 and 1), so one that
+    // claims memory outside the buffer is not handed over.
+    const bool is_bool = t.dtype.code == 6 && t.dtype.bits == 8;
+    if (is_bool && !readable) {
+      std::free(buffer);
+      return 0;
+    }
     const switchyard::Array a = switchyard::from_dlpack(&managed);
     imported = true;
     if (readable) (void)a.to_vector<double>();
