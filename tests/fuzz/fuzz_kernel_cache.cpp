@@ -2,8 +2,6 @@
 // fuzz bytes are written where the cache looks for one fixed key. Whatever the file holds, the
 // cache must return either the freshly built program or the payload the file really stores
 // (header verified), and never crash or throw.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -22,15 +20,6 @@ namespace fs = std::filesystem;
 
 constexpr std::size_t kHeaderBytes = 48;  // EntryHeader
 
-const fs::path& directory() {
-  static const fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "switchyard-fuzz-kcache-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) std::abort();
-    return fs::path(pattern);
-  }();
-  return dir;
-}
-
 // The key of seed corpus/fuzz_kernel_cache/valid_entry (written by this cache for this key).
 const switchyard::KernelCacheKey& key() {
   static const switchyard::KernelCacheKey k{0x5eed, "fuzz device", "fuzz driver 1", "-O2"};
@@ -48,16 +37,12 @@ std::vector<std::byte> built_program() {
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   switchyard::fuzz::quiet_cpu_runtime();
-  std::atexit([] {
-    std::error_code ignored;
-    fs::remove_all(directory(), ignored);
-  });
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  switchyard::KernelCache cache(directory(), 1 << 20);
-  const fs::path entry = directory() / key().file_name();
+  switchyard::KernelCache cache(switchyard::fuzz::scratch_directory(), 1 << 20);
+  const fs::path entry = switchyard::fuzz::scratch_directory() / key().file_name();
   {
     std::ofstream out(entry, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));

@@ -1,8 +1,6 @@
 // The calibration profile loader (scheduler/profile.hpp) on arbitrary file contents. Its
 // contract: never throw for a bad file, only warn and return nullopt. A profile it accepts must
 // survive a save and a reload with every model intact.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -25,35 +23,22 @@ const MachineIdentity& identity() {
   return id;
 }
 
-const fs::path& directory() {
-  static const fs::path dir = [] {
-    std::string pattern = (fs::temp_directory_path() / "switchyard-fuzz-profile-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) std::abort();
-    return fs::path(pattern);
-  }();
-  return dir;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   switchyard::fuzz::quiet_cpu_runtime();
-  std::atexit([] {
-    std::error_code ignored;
-    fs::remove_all(directory(), ignored);
-  });
   return 0;
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const fs::path path = directory() / "profile.json";
+  const fs::path path = switchyard::fuzz::scratch_directory() / "profile.json";
   {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   }
   const auto loaded = switchyard::scheduler::load_profile(path, identity());
   if (!loaded) return 0;
-  const fs::path again = directory() / "saved.json";
+  const fs::path again = switchyard::fuzz::scratch_directory() / "saved.json";
   switchyard::scheduler::save_profile(loaded->models, loaded->history, again, identity());
   const auto reloaded = switchyard::scheduler::load_profile(again, identity());
   if (!reloaded || reloaded->models.size() != loaded->models.size()) {
