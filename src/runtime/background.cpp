@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
@@ -32,6 +33,22 @@ void shutdown_at_exit() {
   Background::instance().shutdown();
 }
 
+// exit() runs the exiting thread's thread_local destructors before any atexit handler or static
+// destructor (glibc's __run_exit_handlers). A guard living in the main thread therefore stops
+// background work even before the statics a driver creates lazily in the middle of a compile,
+// which no atexit registration can precede: a PoCL build cut off that way aborted in LLVM
+// ("Do not know how to split the result of this operator!") in 1 of 50 short programs.
+struct MainThreadExitGuard {
+  ~MainThreadExitGuard() { shutdown_at_exit(); }
+};
+
+void guard_main_thread_exit() {
+  // Only in the main thread: another thread's thread_locals die when that thread ends.
+  if (::gettid() != ::getpid()) return;
+  thread_local MainThreadExitGuard guard;
+  (void)guard;
+}
+
 }  // namespace
 
 Background& Background::instance() {
@@ -48,6 +65,7 @@ Background::Background() : state_(new State) {
 }
 
 bool Background::run(std::function<void()> task) {
+  guard_main_thread_exit();
   std::lock_guard lock(state_->mutex);
   if (state_->shut_down) return false;
   State* s = state_;

@@ -2,7 +2,9 @@
 // of its own so a foreground thread waiting in a parallel loop never picks up a compile, and an
 // orderly end to it: at exit, before any static the work touches is destroyed, pending tasks are
 // abandoned, running ones are asked to stop (cancelled() turns true) and waited for, then the
-// shutdown hooks run (saving the profile). No thread outlives main().
+// shutdown hooks run (saving the profile). No thread outlives main(). Shutdown starts from a
+// thread_local guard of the main thread (destroyed first thing in exit), and from an atexit
+// handler for programs whose main thread never submitted background work.
 #pragma once
 
 #include <functional>
