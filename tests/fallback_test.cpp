@@ -37,6 +37,7 @@ constexpr std::int64_t kHostElements = 1'000;          // small enough that cpu:
 using testing_support::device_ids;
 using testing_support::error_message;
 using testing_support::expect_mentions;
+using testing_support::failures_on;
 using testing_support::fault_on_every_device;
 using testing_support::find_device;
 using testing_support::has_opencl;
@@ -107,18 +108,6 @@ std::vector<float> product(const Inputs& in) {
 void expect_inputs_intact(const Inputs& in) {
   expect_values(in.a, in.ha);
   expect_values(in.b, in.hb);
-}
-
-const DeviceMetrics* device_metrics(const Metrics& m, const std::string& id) {
-  for (const auto& d : m.devices)
-    if (d.device == id) return &d;
-  return nullptr;
-}
-
-std::int64_t failures_on(const std::string& id) {
-  const Metrics m = metrics();
-  const DeviceMetrics* d = device_metrics(m, id);
-  return d ? d->failures : 0;
 }
 
 ExecutionRecord last_execution() {

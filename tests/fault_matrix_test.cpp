@@ -23,6 +23,7 @@ namespace switchyard {
 namespace {
 
 using testing_support::device_ids;
+using testing_support::failures_on;
 using testing_support::last_signatures;
 using testing_support::OnlyFastOn;
 using testing_support::scheduler_knows_every_device;
@@ -41,12 +42,6 @@ std::vector<float> pattern(std::int64_t n, float scale, float offset) {
   std::vector<float> v(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) v[i] = static_cast<float>(i % 89) * scale + offset;
   return v;
-}
-
-std::int64_t failures_on(const std::string& id) {
-  for (const auto& d : metrics().devices)
-    if (d.device == id) return d.failures;
-  return 0;
 }
 
 // A unary op for each device index, so that a compile fault meets a kernel that device has not

@@ -107,6 +107,13 @@ inline std::vector<std::string> device_ids() {
   return ids;
 }
 
+// The failures metrics count on one device since the last reset_metrics().
+inline std::int64_t failures_on(const std::string& id) {
+  for (const auto& d : metrics().devices)
+    if (d.device == id) return d.failures;
+  return 0;
+}
+
 // A SWITCHYARD_FAULT spec that fails `kind` ("launch", "oom", ...) on every device here.
 inline std::string fault_on_every_device(const std::string& kind) {
   std::string spec;
