@@ -1,6 +1,10 @@
 // Array: a reference-counted, strided view of typed data that may live on the host or on any
 // device. Views (slices, transposes, broadcasts, reshapes where possible) share storage and never
 // copy; operations run where the runtime places them and results stay there until read.
+//
+// Operations are lazy: they record what to compute, and the whole expression behind an array
+// runs as one fused kernel when its value is needed (reading it, eval(), DLPack export, a
+// library operation such as matmul). Copies of a pending array share its one result.
 #pragma once
 
 #include <cstdint>
@@ -18,6 +22,9 @@
 namespace switchyard {
 
 class Buffer;
+namespace expr {
+struct Node;
+}
 
 class Array {
  public:
@@ -52,7 +59,7 @@ class Array {
                       std::optional<Strides> strides = std::nullopt);
 
   // ---- properties
-  explicit operator bool() const { return static_cast<bool>(buffer_); }
+  explicit operator bool() const { return buffer_ || node_; }
   DType dtype() const { return dtype_; }
   const Shape& shape() const { return shape_; }
   const Strides& strides() const { return strides_; }  // in elements
@@ -109,19 +116,29 @@ class Array {
     return to_vector<T>()[0];
   }
 
-  // ---- internals shared with the runtime
+  // Whether the value is still to be computed (see eval() in ops.hpp).
+  bool pending() const;
+
+  // ---- internals shared with the expression layer
   Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides strides,
         std::int64_t offset);
-  const std::shared_ptr<Buffer>& buffer() const { return buffer_; }
+  explicit Array(std::shared_ptr<expr::Node> pending);  // a handle to a node's future value
+  // The storage, computing the value first when it is pending.
+  const std::shared_ptr<Buffer>& buffer() const;
+  // The node behind a pending array (also after it was realised); null for materialised ones.
+  const std::shared_ptr<expr::Node>& node() const { return node_; }
 
  private:
   void require() const;  // throws ValueError on a null array
+  template <class Geometry>
+  Array view_with(Geometry geometry) const;
 
   std::shared_ptr<Buffer> buffer_;
   DType dtype_ = DType::Float32;
   Shape shape_;
   Strides strides_;
   std::int64_t offset_ = 0;
+  std::shared_ptr<expr::Node> node_;
 };
 
 }  // namespace switchyard

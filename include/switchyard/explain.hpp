@@ -22,7 +22,8 @@ struct CandidateReport {
 };
 
 struct KernelReport {
-  std::string kernel;  // "mul,sin,add float32"
+  std::string kernel;                  // "mul,sin,add float32"
+  std::vector<std::string> operators;  // the operators fused into it: "mul", "sin", "add"
   std::int64_t elements = 0;
   std::vector<CandidateReport> candidates;  // best first (non-fitting last)
   std::string chosen;
@@ -37,6 +38,9 @@ struct KernelReport {
 
 struct Explanation {
   std::vector<KernelReport> kernels;
+  // Each place the work could not stay one kernel: "reduction-consumed: sum (3) float32", ...
+  // (reason codes: reduction-consumed, graph-bound, reshape, library-op, iteration-space).
+  std::vector<std::string> fusion_stops;
   std::vector<std::string> advice;
   std::string to_string() const;  // the text `switchyard explain` prints
 };

@@ -1,8 +1,10 @@
-// Array operations. Each runs as one kernel on the device the runtime chooses; dtypes follow
+// Array operations. Each records its work in the lazy graph; when a value is needed the whole
+// expression behind it runs as one kernel on the device the runtime chooses. dtypes follow
 // NumPy's promotion, with Python-style scalars "weak" (float32_array * 2.5 stays float32).
 #pragma once
 
 #include <optional>
+#include <span>
 
 #include "switchyard/array.hpp"
 
@@ -81,6 +83,17 @@ Array mean(const Array& a, std::optional<int> axis = std::nullopt);
 
 // ---- linear algebra (float32/float64): 2-D·2-D is gemm, 2-D·1-D is gemv
 Array matmul(const Array& a, const Array& b);
+
+// ---- evaluation
+// Computes every pending array given, together: results of one shape share one kernel and read
+// their common inputs once (eval(y, sum(y), max(y)) reads y's inputs once per kernel). Reading
+// an array evaluates it anyway; eval() is for computing several results in one pass.
+void eval(std::span<const Array> arrays);
+template <class... Arrays>
+void eval(const Array& first, const Arrays&... rest) {
+  const Array all[] = {first, rest...};
+  eval(std::span<const Array>(all));
+}
 
 // ---- operators
 inline Array operator+(const Array& a, const Array& b) {

@@ -6,8 +6,9 @@
 
 #include "api/view_bounds.hpp"
 #include "core/checked.hpp"
+#include "expr/evaluate.hpp"
 #include "runtime/buffer.hpp"
-#include "runtime/executor.hpp"
+#include "switchyard/ops.hpp"
 
 namespace switchyard {
 
@@ -40,8 +41,48 @@ Array::Array(std::shared_ptr<Buffer> buffer, DType dtype, Shape shape, Strides s
   check_view_bounds(shape_, strides_, offset_, dtype_, buffer_->bytes());
 }
 
+Array::Array(std::shared_ptr<expr::Node> pending)
+    : dtype_(pending->dtype),
+      shape_(pending->shape),
+      strides_(contiguous_strides(pending->shape)),
+      node_(std::move(pending)) {}
+
 void Array::require() const {
-  if (!buffer_) throw ValueError("operation on a null Array: expected an array made by a factory");
+  if (!buffer_ && !node_)
+    throw ValueError("operation on a null Array: expected an array made by a factory");
+}
+
+bool Array::pending() const {
+  return node_ && !node_->ready();
+}
+
+const std::shared_ptr<Buffer>& Array::buffer() const {
+  if (!node_) return buffer_;
+  if (!node_->ready()) expr::realize({node_});
+  return node_->value().buffer();
+}
+
+namespace {
+
+// What a view does to (shape, strides, offset), whatever storage it is applied to.
+struct Geometry {
+  Shape shape;
+  Strides strides;
+  std::int64_t offset;
+};
+
+}  // namespace
+
+// A view of a pending array is a pending view node: the fusion pass applies the same geometry to
+// the inputs the value is computed from, so viewing costs no pass over memory either.
+template <class G>
+Array Array::view_with(G geometry) const {
+  require();
+  const Geometry v = geometry(Geometry{shape_, strides_, offset_});
+  if (pending())
+    return Array(expr::make_view(node_, v.shape,
+                                 [geometry](const Array& a) { return a.view_with(geometry); }));
+  return Array(buffer(), dtype_, v.shape, v.strides, v.offset);
 }
 
 std::int64_t Array::size() const {
@@ -64,7 +105,7 @@ bool Array::is_contiguous() const {
 
 std::vector<std::string> Array::locations() const {
   require();
-  return buffer_->valid_locations();
+  return buffer()->valid_locations();
 }
 
 Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
@@ -72,30 +113,32 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
   require();
   axis = normalize_axis(axis, ndim());
   if (step == 0) throw ValueError("slice step is 0: expected a non-zero step");
-  const std::int64_t n = shape_[axis];
-  // Python's slice.indices(): clamp negative and out-of-range bounds.
-  auto clamp = [n, step](std::optional<std::int64_t> v, bool is_start) {
-    if (!v) return step > 0 ? (is_start ? 0 : n) : (is_start ? n - 1 : std::int64_t{-1});
-    std::int64_t x = *v < 0 ? *v + n : *v;
-    if (step > 0) return std::clamp<std::int64_t>(x, 0, n);
-    return std::clamp<std::int64_t>(x, -1, n - 1);
-  };
-  const std::int64_t first = clamp(start, true), last = clamp(stop, false);
-  // ceil(span / |step|) without forming span + |step| - 1 or -step, which overflow for steps
-  // near the int64 limits.
-  const std::int64_t span = step > 0 ? last - first : first - last;
-  const std::uint64_t magnitude =
-      step > 0 ? static_cast<std::uint64_t>(step) : static_cast<std::uint64_t>(-(step + 1)) + 1;
-  const std::int64_t count =
-      span <= 0 ? 0
-                : static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude) + 1;
-  Shape shape = shape_;
-  Strides strides = strides_;
-  shape[axis] = count;
-  // With one element or none the stride is never used to step; keep it from overflowing.
-  const auto stepped = checked::mul(strides_[axis], step);
-  strides[axis] = count > 1 ? *stepped : strides_[axis];
-  return Array(buffer_, dtype_, shape, strides, count ? offset_ + first * strides_[axis] : offset_);
+  return view_with([axis, start, stop, step](Geometry g) {
+    const std::int64_t n = g.shape[axis];
+    // Python's slice.indices(): clamp negative and out-of-range bounds.
+    auto clamp = [n, step](std::optional<std::int64_t> v, bool is_start) {
+      if (!v) return step > 0 ? (is_start ? 0 : n) : (is_start ? n - 1 : std::int64_t{-1});
+      std::int64_t x = *v < 0 ? *v + n : *v;
+      if (step > 0) return std::clamp<std::int64_t>(x, 0, n);
+      return std::clamp<std::int64_t>(x, -1, n - 1);
+    };
+    const std::int64_t first = clamp(start, true), last = clamp(stop, false);
+    // ceil(span / |step|) without forming span + |step| - 1 or -step, which overflow for steps
+    // near the int64 limits.
+    const std::int64_t span = step > 0 ? last - first : first - last;
+    const std::uint64_t magnitude = step > 0 ? static_cast<std::uint64_t>(step)
+                                             : static_cast<std::uint64_t>(-(step + 1)) + 1;
+    const std::int64_t count =
+        span <= 0 ? 0
+                  : static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude) +
+                        1;
+    const std::int64_t stride = g.strides[axis];
+    g.shape[axis] = count;
+    // With one element or none the stride is never used to step; keep it from overflowing.
+    if (count > 1) g.strides[axis] = *checked::mul(stride, step);
+    if (count) g.offset += first * stride;
+    return g;
+  });
 }
 
 Array Array::operator[](std::int64_t index) const {
@@ -107,11 +150,12 @@ Array Array::operator[](std::int64_t index) const {
                      std::to_string(n) + ": expected -" + std::to_string(n) + " <= index < " +
                      std::to_string(n));
   if (index < 0) index += n;
-  Shape shape = shape_;
-  Strides strides = strides_;
-  shape.erase(0);
-  strides.erase(0);
-  return Array(buffer_, dtype_, shape, strides, offset_ + index * strides_[0]);
+  return view_with([index](Geometry g) {
+    g.offset += index * g.strides[0];
+    g.shape.erase(0);
+    g.strides.erase(0);
+    return g;
+  });
 }
 
 Array Array::transpose() const {
@@ -126,8 +170,7 @@ Array Array::permute(std::span<const int> axes) const {
   if (static_cast<int>(axes.size()) != ndim())
     throw ShapeError("permute got " + std::to_string(axes.size()) + " axes for an array of rank " +
                      std::to_string(ndim()) + ": expected one entry per axis");
-  Shape shape;
-  Strides strides;
+  std::vector<int> order;
   bool seen[kMaxRank] = {};
   for (int a : axes) {
     const int axis = normalize_axis(a, ndim());
@@ -135,14 +178,19 @@ Array Array::permute(std::span<const int> axes) const {
       throw ValueError("permute repeats axis " + std::to_string(a) +
                        ": expected each axis exactly once");
     seen[axis] = true;
-    shape.push_back(shape_[axis]);
-    strides.push_back(strides_[axis]);
+    order.push_back(axis);
   }
-  return Array(buffer_, dtype_, shape, strides, offset_);
+  return view_with([order](Geometry g) {
+    Geometry p{{}, {}, g.offset};
+    for (int axis : order) p.shape.push_back(g.shape[axis]), p.strides.push_back(g.strides[axis]);
+    return p;
+  });
 }
 
 Array Array::reshape(const Shape& requested) const {
   require();
+  // The result is contiguous, so any reshape of it is a view.
+  if (pending()) expr::realize_for(node_, expr::FusionStop::Reshape);
   Shape shape = requested;
   int inferred = -1;
   std::int64_t known = 1;
@@ -166,7 +214,7 @@ Array Array::reshape(const Shape& requested) const {
     throw ShapeError("cannot reshape an array of shape " + to_string(shape_) + " (" +
                      std::to_string(size()) + " elements) to " + to_string(requested) +
                      ": expected the same number of elements");
-  if (size() == 0) return Array(buffer_, dtype_, shape, contiguous_strides(shape), 0);
+  if (size() == 0) return Array(buffer(), dtype_, shape, contiguous_strides(shape), 0);
   // NumPy's no-copy rule: each group of old axes that maps onto a group of new axes must be
   // contiguous within itself.
   Strides strides = Dims::filled(shape.size(), 0);
@@ -190,50 +238,54 @@ Array Array::reshape(const Shape& requested) const {
   }
   if (!viewable) return copy().reshape(shape);
   for (; ni < nn; ++ni) strides[ni] = 1;  // trailing extents of 1
-  return Array(buffer_, dtype_, shape, strides, offset_);
+  return Array(buffer(), dtype_, shape, strides, offset_);
 }
 
 Array Array::broadcast_to(const Shape& shape) const {
   require();
-  return Array(buffer_, dtype_, shape, broadcast_strides(shape_, strides_, shape), offset_);
+  broadcast_strides(shape_, strides_, shape);  // checks before a pending view is recorded
+  return view_with([shape](Geometry g) {
+    return Geometry{shape, broadcast_strides(g.shape, g.strides, shape), g.offset};
+  });
 }
 
 Array Array::expand_dims(int axis) const {
   require();
   axis = normalize_axis(axis, ndim() + 1);
-  Shape shape = shape_;
-  Strides strides = strides_;
-  shape.insert(axis, 1);
-  strides.insert(axis, 0);
-  return Array(buffer_, dtype_, shape, strides, offset_);
+  return view_with([axis](Geometry g) {
+    g.shape.insert(axis, 1);
+    g.strides.insert(axis, 0);
+    return g;
+  });
 }
 
 Array Array::squeeze(std::optional<int> axis) const {
   require();
-  Shape shape;
-  Strides strides;
   const int only = axis ? normalize_axis(*axis, ndim()) : -1;
   if (axis && shape_[only] != 1)
     throw ShapeError("cannot squeeze axis " + std::to_string(*axis) + " of extent " +
                      std::to_string(shape_[only]) + ": expected extent 1");
-  for (int i = 0; i < ndim(); ++i) {
-    if (shape_[i] == 1 && (only < 0 || i == only)) continue;
-    shape.push_back(shape_[i]);
-    strides.push_back(strides_[i]);
-  }
-  return Array(buffer_, dtype_, shape, strides, offset_);
+  return view_with([only](Geometry g) {
+    Geometry s{{}, {}, g.offset};
+    for (int i = 0; i < g.shape.size(); ++i) {
+      if (g.shape[i] == 1 && (only < 0 || i == only)) continue;
+      s.shape.push_back(g.shape[i]);
+      s.strides.push_back(g.strides[i]);
+    }
+    return s;
+  });
 }
 
 Array Array::copy() const {
-  require();
-  byte_count(shape_, dtype_);  // a broadcast view may be too large to materialise
-  return runtime::copy_contiguous(*this, dtype_);
+  return astype(dtype_);
 }
 
 Array Array::astype(DType dtype) const {
   require();
-  byte_count(shape_, dtype);
-  return runtime::copy_contiguous(*this, dtype);
+  byte_count(shape_, dtype);  // a broadcast view may be too large to materialise
+  // A cast to the array's own dtype is still a new array: an explicit copy node.
+  const expr::NodePtr source = expr::node_of(*this);
+  return Array(expr::make_op(ir::OpCode::Cast, dtype, shape_, source));
 }
 
 void Array::to_host(void* dst, std::size_t bytes) const {
@@ -245,7 +297,7 @@ void Array::to_host(void* dst, std::size_t bytes) const {
                      "): expected exactly nbytes()");
   if (bytes == 0) return;
   if (!is_contiguous()) return copy().to_host(dst, bytes);
-  std::memcpy(dst, buffer_->host_data() + offset_ * itemsize(), bytes);
+  std::memcpy(dst, buffer()->host_data() + offset_ * itemsize(), bytes);
 }
 
 }  // namespace switchyard

@@ -1,10 +1,12 @@
-// Eager elementwise operations: each builds a one-operation Kernel IR (with the casts NumPy's
-// promotion implies) and hands it to the executor. Fusion of longer chains produces the same IR.
+// Elementwise operations: each checks its operands, works out NumPy's promotion and records one
+// node (with the casts that promotion implies) in the lazy graph; nothing runs until the value
+// is needed, and then the whole chain runs as one kernel (expr/fusion.hpp).
 #include <cstdint>
 #include <string>
 
 #include "core/checked.hpp"
-#include "runtime/executor.hpp"
+#include "expr/evaluate.hpp"
+#include "expr/node.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -98,21 +100,26 @@ void check_integer_exponents(DType t, const Array& exponents) {
   if (lowest < 0) negative_integer_power(t, std::to_string(lowest) + " (the lowest in the array)");
 }
 
+void require(const Array& a, std::string_view fn) {
+  if (!a)
+    throw ValueError(std::string(fn) + " of a null Array: expected an array made by a factory");
+}
+
+expr::NodePtr operand(const Array& a, DType dtype) {
+  return expr::make_cast(expr::node_of(a), dtype);
+}
+
 Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
+  require(a, fn), require(b, fn);
   const Typing t = binary_typing(op, promote_types(a.dtype(), b.dtype()), fn);
   if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
   byte_count(shape, t.result);  // broadcast views can ask for a result no memory holds
-  const runtime::LaunchInput ins[2] = {runtime::launch_input(a, shape),
-                                       runtime::launch_input(b, shape)};
-  ir::KernelBuilder k;
-  const auto x = k.cast(k.load(a.dtype(), ins[0].layout), t.operands);
-  const auto y = k.cast(k.load(b.dtype(), ins[1].layout), t.operands);
-  k.output(k.binary(t.op, x, y, t.result));
-  return runtime::run(k.build(), shape, shape, ins);
+  return Array(expr::make_op(t.op, t.result, shape, operand(a, t.operands), operand(b, t.operands)));
 }
 
 Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first) {
+  require(a, fn);
   Typing t = binary_typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
   t.operands = check_integer_scalar(op, fn, t.operands, s);
   if (op == OpCode::Pow && is_integer(t.operands)) {
@@ -121,27 +128,27 @@ Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scal
     if (scalar_first) check_integer_exponents(t.operands, a);
   }
   byte_count(a.shape(), t.result);
-  const runtime::LaunchInput in = runtime::launch_input(a, a.shape());
-  const ScalarValue value = scalar_as(s, t.operands);
-  ir::KernelBuilder k;
-  const auto x = k.cast(k.load(a.dtype(), in.layout), t.operands);
-  const auto y = k.scalar(t.operands);
-  k.output(scalar_first ? k.binary(t.op, y, x, t.result) : k.binary(t.op, x, y, t.result));
-  return runtime::run(k.build(), a.shape(), a.shape(), std::span(&in, 1), std::span(&value, 1));
+  expr::NodePtr x = operand(a, t.operands), y = expr::make_scalar(scalar_as(s, t.operands));
+  if (scalar_first) std::swap(x, y);
+  return Array(expr::make_op(t.op, t.result, a.shape(), std::move(x), std::move(y)));
 }
 
-Array unary(OpCode op, const Array& a, DType compute) {
-  byte_count(a.shape(), op == OpCode::Not ? DType::Bool : compute);
-  const runtime::LaunchInput in = runtime::launch_input(a, a.shape());
-  ir::KernelBuilder k;
-  const auto x = k.cast(k.load(a.dtype(), in.layout), compute);
-  k.output(k.unary(op, x, op == OpCode::Not ? DType::Bool : compute));
-  return runtime::run(k.build(), a.shape(), a.shape(), std::span(&in, 1));
+Array unary(OpCode op, std::string_view fn, const Array& a, DType compute) {
+  require(a, fn);
+  const DType result = op == OpCode::Not ? DType::Bool : compute;
+  byte_count(a.shape(), result);
+  return Array(expr::make_op(op, result, a.shape(), operand(a, compute)));
 }
 
 Array numeric_unary(OpCode op, std::string_view fn, const Array& a) {
+  require(a, fn);
   if (a.dtype() == DType::Bool) unsupported(fn, a.dtype());
-  return unary(op, a, a.dtype());
+  return unary(op, fn, a, a.dtype());
+}
+
+Array floating_unary(OpCode op, std::string_view fn, const Array& a) {
+  require(a, fn);
+  return unary(op, fn, a, floating_result(a.dtype()));
 }
 
 }  // namespace
@@ -181,55 +188,44 @@ Array negative(const Array& a) {
   return numeric_unary(OpCode::Neg, "negative", a);
 }
 Array abs(const Array& a) {
-  return a.dtype() == DType::Bool ? a.copy() : unary(OpCode::Abs, a, a.dtype());
+  require(a, "abs");
+  return a.dtype() == DType::Bool ? a.copy() : unary(OpCode::Abs, "abs", a, a.dtype());
 }
 Array sign(const Array& a) {
   return numeric_unary(OpCode::Sign, "sign", a);
 }
 Array logical_not(const Array& a) {
-  return unary(OpCode::Not, a, DType::Bool);
+  return unary(OpCode::Not, "logical_not", a, DType::Bool);
 }
-Array exp(const Array& a) {
-  return unary(OpCode::Exp, a, floating_result(a.dtype()));
-}
-Array log(const Array& a) {
-  return unary(OpCode::Log, a, floating_result(a.dtype()));
-}
-Array sqrt(const Array& a) {
-  return unary(OpCode::Sqrt, a, floating_result(a.dtype()));
-}
-Array sin(const Array& a) {
-  return unary(OpCode::Sin, a, floating_result(a.dtype()));
-}
-Array cos(const Array& a) {
-  return unary(OpCode::Cos, a, floating_result(a.dtype()));
-}
-Array tan(const Array& a) {
-  return unary(OpCode::Tan, a, floating_result(a.dtype()));
-}
-Array tanh(const Array& a) {
-  return unary(OpCode::Tanh, a, floating_result(a.dtype()));
-}
-Array floor(const Array& a) {
-  return unary(OpCode::Floor, a, floating_result(a.dtype()));
-}
-Array ceil(const Array& a) {
-  return unary(OpCode::Ceil, a, floating_result(a.dtype()));
-}
+#define SWITCHYARD_DEFINE_FLOATING_UNARY(fn, opcode) \
+  Array fn(const Array& a) {                         \
+    return floating_unary(OpCode::opcode, #fn, a);   \
+  }
+SWITCHYARD_DEFINE_FLOATING_UNARY(exp, Exp)
+SWITCHYARD_DEFINE_FLOATING_UNARY(log, Log)
+SWITCHYARD_DEFINE_FLOATING_UNARY(sqrt, Sqrt)
+SWITCHYARD_DEFINE_FLOATING_UNARY(sin, Sin)
+SWITCHYARD_DEFINE_FLOATING_UNARY(cos, Cos)
+SWITCHYARD_DEFINE_FLOATING_UNARY(tan, Tan)
+SWITCHYARD_DEFINE_FLOATING_UNARY(tanh, Tanh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(floor, Floor)
+SWITCHYARD_DEFINE_FLOATING_UNARY(ceil, Ceil)
+#undef SWITCHYARD_DEFINE_FLOATING_UNARY
 
 Array where(const Array& cond, const Array& a, const Array& b) {
+  require(cond, "where"), require(a, "where"), require(b, "where");
   const DType t = promote_types(a.dtype(), b.dtype());
   const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), a.shape()), b.shape());
   byte_count(shape, t);
-  const runtime::LaunchInput ins[3] = {runtime::launch_input(cond, shape),
-                                       runtime::launch_input(a, shape),
-                                       runtime::launch_input(b, shape)};
-  ir::KernelBuilder k;
-  const auto c = k.cast(k.load(cond.dtype(), ins[0].layout), DType::Bool);
-  const auto x = k.cast(k.load(a.dtype(), ins[1].layout), t);
-  const auto y = k.cast(k.load(b.dtype(), ins[2].layout), t);
-  k.output(k.where(c, x, y));
-  return runtime::run(k.build(), shape, shape, ins);
+  return Array(expr::make_op(OpCode::Where, t, shape, operand(cond, DType::Bool), operand(a, t),
+                             operand(b, t)));
+}
+
+void eval(std::span<const Array> arrays) {
+  std::vector<expr::NodePtr> nodes;
+  for (const Array& a : arrays)
+    if (a.pending()) nodes.push_back(a.node());
+  expr::realize(nodes);
 }
 
 }  // namespace switchyard

@@ -2,6 +2,7 @@
 #include <string>
 
 #include "core/checked.hpp"
+#include "expr/evaluate.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
@@ -25,6 +26,22 @@ MatrixOperand as_blas_matrix(const Array& m) {
   return {c, false, std::max<std::int64_t>(cols, 1)};
 }
 
+runtime::View view_of(const Array& a) {
+  return {a.buffer(), a.dtype(), a.shape(), a.strides(), a.offset()};
+}
+
+Array array_of(const runtime::View& v) {
+  return Array(v.buffer, v.dtype, v.shape, v.strides, v.offset);
+}
+
+// BLAS reads materialised operands: a pending one is realised here, which ends its fusion.
+void realize_operands(const Array& a, const Array& b) {
+  std::vector<expr::NodePtr> pending;
+  for (const Array* x : {&a, &b})
+    if (x->pending()) pending.push_back(x->node());
+  for (const auto& n : pending) expr::realize_for(n, expr::FusionStop::LibraryOp);
+}
+
 }  // namespace
 
 Array matmul(const Array& a_in, const Array& b_in) {
@@ -46,20 +63,21 @@ Array matmul(const Array& a_in, const Array& b_in) {
                      ": expected the inner extents to match, given " + std::to_string(k) + " and " +
                      std::to_string(kb));
 
+  realize_operands(a, b);
   const MatrixOperand A = as_blas_matrix(a);
   LibraryArgs args;
   if (b.ndim() == 1) {
     const Array x = b.is_contiguous() ? b : b.copy();
     args.m = m, args.n = k, args.lda = A.leading;
-    return runtime::run_library({LibraryOp::Kind::Gemv, t, A.transposed}, args, A.array, x,
-                                Shape{m});
+    return array_of(runtime::run_library({LibraryOp::Kind::Gemv, t, A.transposed}, args,
+                                         view_of(A.array), view_of(x), Shape{m}));
   }
   const MatrixOperand B = as_blas_matrix(b);
   const std::int64_t n = b.shape()[1];
   byte_count(Shape{m, n}, t);  // broadcast operands can ask for a result no memory holds
   args.m = m, args.n = n, args.k = k, args.lda = A.leading, args.ldb = B.leading, args.ldc = n;
-  return runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args, A.array,
-                              B.array, Shape{m, n});
+  return array_of(runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed},
+                                       args, view_of(A.array), view_of(B.array), Shape{m, n}));
 }
 
 }  // namespace switchyard

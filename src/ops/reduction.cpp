@@ -1,9 +1,9 @@
-// Reductions over all elements or one axis. An axis reduction is launched with that axis moved
-// last, so the IR only knows "over all" and "over the last axis".
+// Reductions over all elements or one axis, recorded as nodes of the lazy graph: the fusion
+// pass runs each with its producer (the expression it reduces) in one kernel.
 #include <string>
 
 #include "core/checked.hpp"
-#include "runtime/executor.hpp"
+#include "expr/node.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -11,29 +11,26 @@ namespace {
 
 Array reduce(ir::ReduceOp op, const Array& a, std::optional<int> axis) {
   if (!a) throw ValueError(std::string(ir::name(op)) + " of a null Array: expected an array");
-  Array source = a;
+  expr::ReduceSpec spec{op};
   Shape out_shape;
   std::int64_t reduced = a.size();
   if (axis) {
     const int ax = normalize_axis(*axis, a.ndim());
-    std::vector<int> order;
     for (int i = 0; i < a.ndim(); ++i)
-      if (i != ax) order.push_back(i), out_shape.push_back(a.shape()[i]);
-    order.push_back(ax);
-    source = a.permute(order);
+      if (i != ax) out_shape.push_back(a.shape()[i]);
+    spec.axes = 1u << ax;
     reduced = a.shape()[ax];
+  } else {
+    spec.axes = a.ndim() == 0 ? 0 : (1u << a.ndim()) - 1;
   }
   const bool has_identity = op == ir::ReduceOp::Sum || op == ir::ReduceOp::Prod;
   if (reduced == 0 && !has_identity)
     throw ValueError(std::string(ir::name(op)) + " of an empty array (shape " +
                      to_string(a.shape()) +
                      "): expected at least one element, since it has no identity");
-  byte_count(out_shape, ir::reduce_result(op, a.dtype()));
-  const runtime::LaunchInput in = runtime::launch_input(source, source.shape());
-  ir::KernelBuilder k;
-  k.output(k.load(a.dtype(), in.layout));
-  k.reduce(op, axis ? ir::ReduceOver::LastAxis : ir::ReduceOver::All);
-  return runtime::run(k.build(), source.shape(), out_shape, std::span(&in, 1));
+  const DType result = ir::reduce_result(op, a.dtype());
+  byte_count(out_shape, result);
+  return Array(expr::make_reduce(spec, result, out_shape, expr::node_of(a)));
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "runtime/trace.hpp"
 #include "scheduler/cost_model.hpp"
 #include "switchyard/fallback.hpp"
+#include "switchyard/shape.hpp"
 
 namespace switchyard::runtime {
 namespace {
@@ -28,6 +29,8 @@ thread_local Candidate pinned;
 double seconds_between(TraceClock::time_point a, TraceClock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
 }
+
+}  // namespace
 
 ir::Layout classify(const Shape& shape, const Strides& strides) {
   bool all_zero = true, contiguous = true;
@@ -46,6 +49,8 @@ ir::Layout classify(const Shape& shape, const Strides& strides) {
   if (all_zero) return ir::Layout::Broadcast;
   return contiguous ? ir::Layout::Contiguous : ir::Layout::Strided;
 }
+
+namespace {
 
 // What one attempt on one candidate measured.
 struct StageTimes {
@@ -70,9 +75,9 @@ std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
 }
 
 // The operand for `a` on `device`, copying it there first when needed (timed and traced).
-Operand operand_on(Device& device, const Array& a, StageTimes& t) {
-  Buffer& b = *a.buffer();
-  if (b.valid_on(device)) return {b.read_on(device), a.dtype(), a.offset(), a.strides()};
+Operand operand_on(Device& device, const View& a, StageTimes& t) {
+  Buffer& b = *a.buffer;
+  if (b.valid_on(device)) return {b.read_on(device), a.dtype, a.offset, a.strides};
   maybe_inject(device.info(), FaultStage::Allocate, b.bytes());
   const auto start = TraceClock::now();
   const DeviceMemory memory = b.read_on(device);
@@ -81,7 +86,7 @@ Operand operand_on(Device& device, const Array& a, StageTimes& t) {
   t.bytes_moved += b.bytes();
   if (tracing())
     trace_complete(device.info(), TraceStage::Transfer, "to " + device.info().id(), start, end);
-  return {memory, a.dtype(), a.offset(), a.strides()};
+  return {memory, a.dtype, a.offset, a.strides};
 }
 
 // Launches through `launch`, waiting for the device so that the time is the execution's and an
@@ -201,7 +206,7 @@ class Plan {
 // Runs `attempt` on the plan's candidates until one succeeds; records metrics, history, traces
 // and explain reports; throws AllDevicesFailed listing every attempt when all fail.
 template <class Attempt_>
-Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label,
+auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label,
               const Attempt_& attempt) {
   const auto start = TraceClock::now();
   Plan plan(w, kernel, label);
@@ -220,7 +225,7 @@ Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::strin
     std::string_view stage = "allocate";
     StageTimes t;
     try {
-      Array out = attempt(*candidate, stage, t);
+      auto out = attempt(*candidate, stage, t);
       const double total_s = seconds_between(start, TraceClock::now());
       device_health().record_success(device.info().id());
       double predicted_s = 0;
@@ -252,33 +257,37 @@ Array execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::strin
   throw_all_failed(attempts, label);
 }
 
-std::uint64_t bytes_read(std::span<const LaunchInput> inputs) {
+std::uint64_t bytes_read(std::span<const View> inputs) {
   std::uint64_t bytes = 0;
   for (const auto& in : inputs)
-    bytes += in.layout == ir::Layout::Broadcast ? in.array.itemsize() : in.array.nbytes();
+    bytes += classify(in.shape, in.strides) == ir::Layout::Broadcast
+                 ? size_of(in.dtype)
+                 : byte_count(in.shape, in.dtype);
   return bytes;
 }
 
+DType output_dtype(const ir::Kernel& kernel, std::size_t i) {
+  return kernel.has_reduction ? ir::reduce_result(kernel.reduction.op, kernel.outputs[i].dtype)
+                              : kernel.outputs[i].dtype;
+}
+
 // Writes the reduction's identity (sum 0, prod 1) into an output whose reduced span is empty.
-void fill_identity(Array& out, ir::ReduceOp op) {
-  std::byte* data = out.buffer()->host_data();
-  visit_dtype(out.dtype(), [&](auto zero) {
+void fill_identity(const View& out, ir::ReduceOp op) {
+  std::byte* data = out.buffer->host_data();
+  visit_dtype(out.dtype, [&](auto zero) {
     using T = decltype(zero);
     const T identity = op == ir::ReduceOp::Prod ? T(1) : T(0);
-    for (std::int64_t i = 0; i < out.size(); ++i)
-      std::memcpy(data + i * sizeof(T), &identity, sizeof(T));
+    for (std::int64_t i = 0; i < element_count(out.shape); ++i)
+      std::memcpy(data + (out.offset + i) * sizeof(T), &identity, sizeof(T));
   });
-  out.buffer()->mark_host_written();
+  out.buffer->mark_host_written();
+}
+
+View contiguous_view(std::shared_ptr<Buffer> buffer, DType dtype, const Shape& shape) {
+  return {std::move(buffer), dtype, shape, contiguous_strides(shape), 0};
 }
 
 }  // namespace
-
-LaunchInput launch_input(const Array& a, const Shape& shape) {
-  if (!a) throw ValueError("operation on a null Array: expected an array made by a factory");
-  Array view = a.shape() == shape ? a : a.broadcast_to(shape);
-  const ir::Layout layout = classify(view.shape(), view.strides());
-  return {std::move(view), layout};
-}
 
 const Candidate& pinned_candidate() {
   return pinned;
@@ -312,58 +321,78 @@ const std::string& cached_label(const ir::Kernel& kernel, std::uint64_t hash) {
 
 }  // namespace
 
-Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
-          std::span<const LaunchInput> inputs, std::span<const ScalarValue> scalars) {
-  const DType out_dtype = kernel.has_reduction
-                              ? ir::reduce_result(kernel.reduction.op, kernel.outputs[0].dtype)
-                              : kernel.outputs[0].dtype;
-  const std::size_t out_bytes = byte_count(out_shape, out_dtype);
-  const std::int64_t elements = element_count(shape);
-  if (elements == 0) {
-    Array out(Buffer::allocate_host(out_bytes), out_dtype, out_shape, contiguous_strides(out_shape),
-              0);
-    if (kernel.has_reduction) fill_identity(out, kernel.reduction.op);
-    return out;
+std::vector<View> realize(const Group& g) {
+  const ir::Kernel& kernel = g.kernel;
+  const std::size_t n_outputs = kernel.outputs.size();
+  const bool in_place = !g.destinations.empty();
+  std::vector<std::size_t> out_bytes(n_outputs);
+  std::uint64_t total_out_bytes = 0;
+  for (std::size_t i = 0; i < n_outputs; ++i) {
+    out_bytes[i] = byte_count(g.output_shapes[i], output_dtype(kernel, i));
+    total_out_bytes += out_bytes[i];
   }
-  constexpr std::size_t kMaxInputs = 16;
-  if (inputs.size() > kMaxInputs)
-    throw ValueError("a kernel reads " + std::to_string(inputs.size()) +
-                     " inputs: expected at most 16");
+  const std::int64_t elements = element_count(g.shape);
+  if (elements == 0) {
+    std::vector<View> outs;
+    for (std::size_t i = 0; i < n_outputs; ++i) {
+      outs.push_back(in_place ? g.destinations[i]
+                              : contiguous_view(Buffer::allocate_host(out_bytes[i]),
+                                                output_dtype(kernel, i), g.output_shapes[i]));
+      if (kernel.has_reduction) fill_identity(outs.back(), kernel.reduction.op);
+    }
+    return outs;
+  }
+  constexpr std::size_t kMaxInputs = 16, kMaxOutputs = 16;
+  if (g.inputs.size() > kMaxInputs || n_outputs > kMaxOutputs)
+    throw ValueError("a kernel reads " + std::to_string(g.inputs.size()) + " inputs and writes " +
+                     std::to_string(n_outputs) + " outputs: expected at most 16 of each");
 
-  scheduler::Workload w = scheduler::describe(kernel, elements, bytes_read(inputs), out_bytes);
+  scheduler::Workload w = scheduler::describe(kernel, elements, bytes_read(g.inputs),
+                                              total_out_bytes);
   const Buffer* buffers[kMaxInputs];
-  for (std::size_t i = 0; i < inputs.size(); ++i) buffers[i] = inputs[i].array.buffer().get();
-  add_residency(w, std::span(buffers, inputs.size()));
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) buffers[i] = g.inputs[i].buffer.get();
+  add_residency(w, std::span(buffers, g.inputs.size()));
   const std::string& label = cached_label(kernel, w.signature);
 
-  return execute(
-      w, &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
-        Device& device = *c.device;
-        Array out(allocate_output(device, out_bytes), out_dtype, out_shape,
-                  contiguous_strides(out_shape), 0);
-        stage = "transfer";
-        Operand operands[kMaxInputs];
-        for (std::size_t i = 0; i < inputs.size(); ++i)
-          operands[i] = operand_on(device, inputs[i].array, t);
-        const Operand result{out.buffer()->write_on(device), out_dtype, 0, out.strides()};
-        stage = "compile";
-        const Prepared prepared = prepare(device, kernel, w.signature, label);
-        t.compile_s = prepared.compile_s;
-        t.cache_hit = prepared.cache_hit;
-        stage = "launch";
-        const LaunchArgs args{shape, std::span(operands, inputs.size()), scalars,
-                              std::span(&result, 1), c.parallelism};
-        timed_launch(device, label, t, [&] { device.launch(*prepared.executable, args); });
-        out.buffer()->mark_written(device);
-        return out;
-      });
+  return execute(w, &kernel, label,
+                 [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+                   Device& device = *c.device;
+                   std::vector<View> outs;
+                   for (std::size_t i = 0; i < n_outputs; ++i)
+                     outs.push_back(in_place ? g.destinations[i]
+                                             : contiguous_view(allocate_output(device, out_bytes[i]),
+                                                               output_dtype(kernel, i),
+                                                               g.output_shapes[i]));
+                   stage = "transfer";
+                   Operand operands[kMaxInputs], results[kMaxOutputs];
+                   for (std::size_t i = 0; i < g.inputs.size(); ++i)
+                     operands[i] = operand_on(device, g.inputs[i], t);
+                   for (std::size_t i = 0; i < n_outputs; ++i) {
+                     // A destination keeps the elements outside the view: bring it here whole.
+                     const bool whole = !in_place || out_bytes[i] == outs[i].buffer->bytes();
+                     results[i] = whole ? Operand{outs[i].buffer->write_on(device), outs[i].dtype,
+                                                  outs[i].offset, outs[i].strides}
+                                        : operand_on(device, outs[i], t);
+                   }
+                   stage = "compile";
+                   const Prepared prepared = prepare(device, kernel, w.signature, label);
+                   t.compile_s = prepared.compile_s;
+                   t.cache_hit = prepared.cache_hit;
+                   stage = "launch";
+                   const LaunchArgs args{g.shape, std::span(operands, g.inputs.size()), g.scalars,
+                                         std::span(results, n_outputs), c.parallelism};
+                   timed_launch(device, label, t,
+                                [&] { device.launch(*prepared.executable, args); });
+                   for (const View& out : outs) out.buffer->mark_written(device);
+                   return outs;
+                 });
 }
 
-Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
-                  const Shape& out_shape) {
+View run_library(const LibraryOp& op, const LibraryArgs& args, const View& a, const View& b,
+                 const Shape& out_shape) {
   const std::size_t out_bytes = byte_count(out_shape, op.dtype);
   scheduler::Workload w = scheduler::describe(op, args);
-  const Buffer* buffers[2] = {a.buffer().get(), b.buffer().get()};
+  const Buffer* buffers[2] = {a.buffer.get(), b.buffer.get()};
   add_residency(w, buffers);
   const std::string label = op.kind == LibraryOp::Kind::Gemm
                                 ? "gemm " + std::string(name(op.dtype))
@@ -371,30 +400,21 @@ Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, 
   return execute(
       w, nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
-        Array out(allocate_output(device, out_bytes), op.dtype, out_shape,
-                  contiguous_strides(out_shape), 0);
+        View out = contiguous_view(allocate_output(device, out_bytes), op.dtype, out_shape);
         stage = "transfer";
         LibraryArgs placed = args;
         placed.a = operand_on(device, a, t);
         placed.b = operand_on(device, b, t);
-        placed.c = {out.buffer()->write_on(device), op.dtype, 0, out.strides()};
+        placed.c = {out.buffer->write_on(device), op.dtype, 0, out.strides};
         stage = "compile";
         const Prepared prepared = prepare(device, op, label);
         t.compile_s = prepared.compile_s;
         t.cache_hit = prepared.cache_hit;
         stage = "launch";
         timed_launch(device, label, t, [&] { device.launch(*prepared.executable, placed); });
-        out.buffer()->mark_written(device);
+        out.buffer->mark_written(device);
         return out;
       });
-}
-
-Array copy_contiguous(const Array& a, DType dtype) {
-  const LaunchInput in = launch_input(a, a.shape());
-  ir::KernelBuilder b;
-  const auto v = b.load(a.dtype(), in.layout);
-  b.output(b.cast(v, dtype));
-  return run(b.build(), a.shape(), a.shape(), std::span(&in, 1));
 }
 
 }  // namespace switchyard::runtime

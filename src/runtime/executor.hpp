@@ -1,45 +1,63 @@
-// The executor: asks the scheduler where a kernel runs, moves the inputs there, prepares the
-// kernel (executable cache), launches, and on a device failure moves the work to the next-ranked
-// candidate. Every execution is timed into the metrics, the trace and the scheduler's history.
-// Outputs stay on the device that made them until read.
+// The executor: the one door from expressions into the runtime. It realises a group (one fused
+// kernel over input views), asking the scheduler where it runs, moving the inputs there, preparing
+// the kernel (executable cache), launching, and on a device failure moving the work to the
+// next-ranked candidate. Every execution is timed into the metrics, the trace and the scheduler's
+// history. Outputs stay on the device that made them until read. Nothing here knows `Array`.
 #pragma once
 
+#include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "expr/kernel_ir.hpp"
 #include "runtime/placement.hpp"
-#include "switchyard/array.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard {
+class Buffer;
+}
 
 namespace switchyard::runtime {
 
-// An input of a launch, normalised: the array viewed over the launch shape, and the layout the
-// IR records for it.
-struct LaunchInput {
-  Array array;
-  ir::Layout layout;
+// Typed, strided elements of a buffer (offset and strides in elements).
+struct View {
+  std::shared_ptr<Buffer> buffer;
+  DType dtype = DType::Float32;
+  Shape shape;
+  Strides strides;
+  std::int64_t offset = 0;
 };
 
-// Views every array over `shape` (broadcasting) and classifies its layout. Throws ShapeError
-// when an array does not broadcast to `shape`.
-LaunchInput launch_input(const Array& a, const Shape& shape);
+// How a view is laid out over its shape, as the IR records it for an input.
+ir::Layout classify(const Shape& shape, const Strides& strides);
+
+// One kernel ready to run: its IR, its iteration space, the inputs viewed over that space
+// (broadcast where they were broadcast), scalar arguments, and each output's shape (the
+// iteration shape for elementwise outputs; the kept axes for reductions).
+struct Group {
+  ir::Kernel kernel;
+  Shape shape;
+  std::vector<View> inputs;
+  std::vector<ScalarValue> scalars;
+  std::vector<Shape> output_shapes;
+  // Empty, or one per output: existing C-contiguous storage the output is written into (in-place
+  // updates); the rest of that buffer keeps its contents.
+  std::vector<View> destinations;
+};
+
+// Runs the group's kernel on the device the scheduler chooses (with fallback) and returns its
+// outputs, contiguous. Throws ValueError for a group the backends cannot launch (too many inputs).
+std::vector<View> realize(const Group& group);
 
 // The candidate this thread's work is pinned to by a DeviceScope (device null when none).
 const Candidate& pinned_candidate();
 void pin_candidate(const Candidate& candidate);
 
-// Runs a one-output kernel over `shape`; the output has `out_shape` (shape itself for
-// elementwise kernels, shape without its last axis for LastAxis reductions, () for All).
-Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
-          std::span<const LaunchInput> inputs, std::span<const ScalarValue> scalars = {});
-
 // Runs gemm/gemv with operands a and b; the output is C or y with `out_shape`.
-Array run_library(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
-                  const Shape& out_shape);
-
-// A contiguous copy of `a` converted to `dtype`.
-Array copy_contiguous(const Array& a, DType dtype);
+View run_library(const LibraryOp& op, const LibraryArgs& args, const View& a, const View& b,
+                 const Shape& out_shape);
 
 // "mul,sin,add float32", "sum int64": what a kernel computes, for metrics, traces and explain.
 std::string kernel_label(const ir::Kernel& kernel);

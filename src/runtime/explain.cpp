@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -46,6 +47,13 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
                             scheduler::Reason reason, const Device* background) {
   KernelReport r;
   r.kernel = label;
+  // The label lists the operators before the dtype: "mul,sin,add float32".
+  const std::string_view ops = label.substr(0, label.find(' '));
+  for (std::size_t at = 0; at < ops.size();) {
+    const std::size_t comma = std::min(ops.find(',', at), ops.size());
+    r.operators.emplace_back(ops.substr(at, comma - at));
+    at = comma + 1;
+  }
   r.elements = w.elements;
   r.chosen = candidate_name(chosen);
   r.reason = scheduler ? std::string(scheduler::describe(reason))
@@ -72,6 +80,10 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
     }
   }
   out_.kernels.push_back(std::move(r));
+}
+
+void ExplainRecorder::fusion_stop(std::string what) {
+  out_.fusion_stops.push_back(std::move(what));
 }
 
 void ExplainRecorder::finish(const Candidate& ran, double seconds, int fallbacks) {
@@ -106,9 +118,9 @@ std::vector<std::string> advise(const std::vector<KernelReport>& kernels) {
       advice.push_back(k.kernel + ": " + std::to_string(k.fallbacks) + " device(s) failed first");
   }
   if (elementwise > 1)
-    advice.push_back(
-        std::to_string(elementwise) +
-        " elementwise kernels each made a pass over memory — fuse them into one kernel");
+    advice.push_back(std::to_string(elementwise) +
+                     " elementwise kernels each made a pass over memory — build the whole "
+                     "expression before reading it, or realise results together with eval()");
   return advice;
 }
 
@@ -117,7 +129,8 @@ std::vector<std::string> advise(const std::vector<KernelReport>& kernels) {
 std::string Explanation::to_string() const {
   std::string s;
   for (const auto& k : kernels) {
-    s += "kernel " + k.kernel + " over " + std::to_string(k.elements) + " elements\n";
+    s += "kernel " + k.kernel + " over " + std::to_string(k.elements) + " elements (" +
+         std::to_string(k.operators.size()) + " operators fused)\n";
     char line[256];
     std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", "candidate",
                   "compile", "transfer", "launch", "compute", "predicted", "measured", "");
@@ -137,6 +150,8 @@ std::string Explanation::to_string() const {
     s += "  ran on: " + k.ran_on + " in " + runtime::ms(k.actual_s) +
          (k.fallbacks ? " after " + std::to_string(k.fallbacks) + " fallback(s)" : "") + "\n";
   }
+  if (!fusion_stops.empty()) s += "fusion stopped:\n";
+  for (const auto& f : fusion_stops) s += "  - " + f + "\n";
   if (!advice.empty()) s += "advice:\n";
   for (const auto& a : advice) s += "  - " + a + "\n";
   return s;

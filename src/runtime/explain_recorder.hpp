@@ -3,6 +3,7 @@
 // explaining does it pay for a full ranking and break-even search.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,8 @@ class ExplainRecorder {
              const Candidate& chosen, scheduler::Reason reason, const Device* background);
   // After the attempt that succeeded.
   void finish(const Candidate& ran, double seconds, int fallbacks);
+  // Where a lazy graph was split into more kernels than one, and why.
+  void fusion_stop(std::string what);
 
  private:
   Explanation& out_;

@@ -1,0 +1,232 @@
+#include "expr/fusion.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <tuple>
+
+namespace switchyard::expr {
+
+std::string_view name(FusionStop stop) {
+  switch (stop) {
+    case FusionStop::ReductionConsumed:
+      return "reduction-consumed";
+    case FusionStop::GraphBound:
+      return "graph-bound";
+    case FusionStop::Reshape:
+      return "reshape";
+    case FusionStop::LibraryOp:
+      return "library-op";
+    case FusionStop::IterationSpace:
+      return "iteration-space";
+  }
+  return "?";
+}
+
+namespace {
+
+bool pending(const Node& n) {
+  return n.kind != NodeKind::Leaf && n.kind != NodeKind::Scalar && !n.ready();
+}
+
+bool contains(const std::vector<const Node*>& seen, const Node* n) {
+  return std::find(seen.begin(), seen.end(), n) != seen.end();
+}
+
+// Where a kernel's elements come from: the iteration space, and how an array of a root's shape
+// is viewed over it (broadcast, then for reductions the reduced axes moved last).
+struct RootSpace {
+  Shape shape;                 // iteration space
+  Shape broadcast_to;          // what every array is first broadcast to
+  std::vector<int> order;      // then permuted (empty: not)
+  ir::ReduceOver over = ir::ReduceOver::All;
+  bool reduction = false;
+  std::uint32_t axes = 0;      // reduced axes of broadcast_to (reductions)
+
+  friend bool operator==(const RootSpace& a, const RootSpace& b) {
+    return a.reduction == b.reduction && a.broadcast_to == b.broadcast_to && a.axes == b.axes;
+  }
+};
+
+RootSpace space_of(const Node& root, const NodePtr& operand) {
+  if (root.kind != NodeKind::Reduce) return {root.shape, root.shape, {}};
+  RootSpace s{operand->shape, operand->shape, {}};
+  s.reduction = true;
+  const int rank = operand->shape.size();
+  s.axes = root.reduce.axes;
+  const std::uint32_t all = rank == 0 ? 0 : (rank >= 32 ? ~0u : (1u << rank) - 1);
+  if (rank == 0 || (s.axes & all) == all) return s;
+  s.over = ir::ReduceOver::LastAxis;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i < rank; ++i)
+      if (((s.axes >> i) & 1u) == static_cast<std::uint32_t>(pass)) s.order.push_back(i);
+  Shape permuted;
+  for (int i : s.order) permuted.push_back(operand->shape[i]);
+  s.shape = permuted;
+  return s;
+}
+
+// Builds one kernel: emits each node once per view context, loads each distinct input view
+// once, and collects the launch inputs and scalars.
+class KernelBuild {
+ public:
+  KernelBuild(RootSpace space, runtime::Group& group) : space_(std::move(space)), group_(group) {}
+
+  std::int32_t emit(const NodePtr& n, int context) {
+    for (const auto& [node, ctx, value] : memo_)
+      if (node == n && ctx == context) return value;
+    const std::int32_t value = emit_new(n, context);
+    memo_.emplace_back(n, context, value);
+    return value;
+  }
+
+  ir::KernelBuilder& builder() { return k_; }
+
+ private:
+  struct Context {
+    int outer;
+    NodePtr view;  // the View node whose operand is read in this context
+    Shape operand_shape;
+  };
+
+  std::int32_t emit_new(const NodePtr& n, int context) {
+    if (n->kind == NodeKind::Scalar) return scalar(n->scalar);
+    const auto operands = n->ready() ? decltype(n->pending_operands()){} : n->pending_operands();
+    // Ready (a leaf, or realised meanwhile by another thread): its value is an input.
+    if (!operands[0]) return load(n->value(), context);
+    if (n->kind == NodeKind::View)
+      return emit(operands[0], context_for(context, n, operands[0]->shape));
+    std::int32_t v[3] = {-1, -1, -1};
+    for (int j = 0; j < ir::arity(n->op); ++j) v[j] = emit(operands[j], context);
+    return instruction({n->op, n->dtype, v[0], v[1], v[2]});
+  }
+
+  int context_for(int outer, const NodePtr& view, const Shape& operand_shape) {
+    for (int c = 0; c < static_cast<int>(contexts_.size()); ++c)
+      if (contexts_[c].outer == outer && contexts_[c].view == view) return c;
+    contexts_.push_back({outer, view, operand_shape});
+    return static_cast<int>(contexts_.size()) - 1;
+  }
+
+  // `a` seen from the kernel: through every enclosing view, then over the iteration space.
+  Array place(Array a, int context) const {
+    for (int c = context; c >= 0; c = contexts_[c].outer)
+      a = contexts_[c].view->view(a.broadcast_to(contexts_[c].operand_shape));
+    a = a.broadcast_to(space_.broadcast_to);
+    return space_.order.empty() ? a : a.permute(space_.order);
+  }
+
+  std::int32_t load(const Array& value, int context) {
+    const Array a = place(value, context);
+    auto& inputs = group_.inputs;
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (inputs[i].buffer == a.buffer() && inputs[i].dtype == a.dtype() &&
+          inputs[i].offset == a.offset() && inputs[i].strides == a.strides())
+        return loads_[i];
+    inputs.push_back({a.buffer(), a.dtype(), a.shape(), a.strides(), a.offset()});
+    loads_.push_back(k_.load(a.dtype(), runtime::classify(a.shape(), a.strides())));
+    return loads_.back();
+  }
+
+  std::int32_t scalar(const ScalarValue& s) {
+    auto& scalars = group_.scalars;
+    for (std::size_t i = 0; i < scalars.size(); ++i)
+      if (scalars[i].dtype == s.dtype && std::memcmp(&scalars[i].f, &s.f, sizeof s.f) == 0 &&
+          scalars[i].i == s.i)
+        return scalar_values_[i];
+    scalars.push_back(s);
+    scalar_values_.push_back(k_.scalar(s.dtype));
+    return scalar_values_.back();
+  }
+
+  // An instruction, or the identical one emitted before (common subexpressions once).
+  std::int32_t instruction(const ir::Instr& i) {
+    if (i.op == ir::OpCode::Cast) return k_.cast(i.a, i.dtype);
+    for (const auto& [instr, value] : computed_)
+      if (instr.op == i.op && instr.dtype == i.dtype && instr.a == i.a && instr.b == i.b &&
+          instr.c == i.c)
+        return value;
+    const std::int32_t value = ir::arity(i.op) == 3   ? k_.where(i.a, i.b, i.c)
+                               : ir::arity(i.op) == 2 ? k_.binary(i.op, i.a, i.b, i.dtype)
+                                                      : k_.unary(i.op, i.a, i.dtype);
+    computed_.emplace_back(i, value);
+    return value;
+  }
+
+  RootSpace space_;
+  runtime::Group& group_;
+  ir::KernelBuilder k_;
+  std::vector<Context> contexts_;
+  std::vector<std::tuple<NodePtr, int, std::int32_t>> memo_;  // keeps what it names alive
+  std::vector<std::int32_t> loads_, scalar_values_;
+  std::vector<std::pair<ir::Instr, std::int32_t>> computed_;
+};
+
+// Reductions per kernel the IR can fold.
+constexpr std::size_t kReductionsPerKernel = 1;
+
+}  // namespace
+
+std::vector<NodePtr> dependencies(const std::vector<NodePtr>& roots) {
+  std::vector<NodePtr> needed;
+  std::vector<const Node*> seen;
+  std::vector<NodePtr> stack;
+  for (const NodePtr& root : roots)
+    for (const NodePtr& o : root->pending_operands())
+      if (o) stack.push_back(o);
+  while (!stack.empty()) {
+    NodePtr n = std::move(stack.back());
+    stack.pop_back();
+    if (!pending(*n) || contains(seen, n.get())) continue;
+    seen.push_back(n.get());
+    if (n->kind == NodeKind::Reduce) {
+      needed.push_back(std::move(n));
+      continue;
+    }
+    for (const NodePtr& o : n->pending_operands())
+      if (o) stack.push_back(o);
+  }
+  return needed;
+}
+
+std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
+  struct Planned {
+    RootSpace space;
+    std::vector<NodePtr> roots;
+    std::vector<NodePtr> sources;  // what each root's output computes
+    std::size_t reductions = 0;
+  };
+  std::vector<Planned> kernels;
+  for (const NodePtr& root : roots) {
+    const auto operands = root->pending_operands();
+    const NodePtr source = root->kind == NodeKind::Reduce ? operands[0] : root;
+    if (!source) continue;  // realised meanwhile by another thread
+    RootSpace space = space_of(*root, operands[0]);
+    auto fits = [&](const Planned& p) {
+      return p.space == space && (!space.reduction || p.reductions < kReductionsPerKernel);
+    };
+    auto it = std::find_if(kernels.begin(), kernels.end(), fits);
+    if (it == kernels.end()) it = kernels.insert(kernels.end(), Planned{std::move(space), {}, {}, 0});
+    it->roots.push_back(root);
+    it->sources.push_back(source);
+    it->reductions += it->space.reduction;
+  }
+
+  std::vector<PlannedKernel> planned;
+  for (Planned& p : kernels) {
+    PlannedKernel out;
+    out.group.shape = p.space.shape;
+    KernelBuild build(p.space, out.group);
+    for (std::size_t i = 0; i < p.roots.size(); ++i) {
+      build.builder().output(build.emit(p.sources[i], -1));
+      out.group.output_shapes.push_back(p.roots[i]->shape);
+      if (p.space.reduction) build.builder().reduce(p.roots[i]->reduce.op, p.space.over);
+    }
+    out.group.kernel = build.builder().build();
+    out.roots = std::move(p.roots);
+    planned.push_back(std::move(out));
+  }
+  return planned;
+}
+
+}  // namespace switchyard::expr

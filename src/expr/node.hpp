@@ -1,0 +1,80 @@
+// Nodes of the lazy graph. An Array is a handle to either materialised storage or a pending
+// node; operations on arrays record nodes, and the fusion pass turns the graph under the nodes
+// someone needs into as few kernels as it can (expr/fusion.hpp).
+//
+// A node is immutable once built, except for its realised value: realise() publishes it once
+// (under a lock striped by node address) and drops the node's operands, so a long computation
+// kept as a chain of realised results holds no history. Building a node takes no lock.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+
+#include "backends/backend.hpp"
+#include "expr/kernel_ir.hpp"
+#include "switchyard/array.hpp"
+
+namespace switchyard::expr {
+
+enum class NodeKind : std::uint8_t {
+  Leaf,    // a materialised array (value)
+  Scalar,  // a runtime scalar, broadcast everywhere
+  Op,      // an elementwise operation of its operands (broadcast to `shape`)
+  Reduce,  // a reduction of operands[0] over the axes in `reduce_axes`
+  View,    // `view` applied to operands[0]: a slice, permutation, broadcast, new or dropped axis
+};
+
+struct ReduceSpec {
+  ir::ReduceOp op = ir::ReduceOp::Sum;
+  std::uint32_t axes = 0;  // bit i: axis i of the operand is reduced
+  bool keepdims = false;
+};
+
+struct Node {
+  NodeKind kind = NodeKind::Leaf;
+  DType dtype = DType::Float32;
+  Shape shape;
+  ir::OpCode op = ir::OpCode::Load;              // Op
+  ScalarValue scalar{};                          // Scalar
+  ReduceSpec reduce;                             // Reduce
+  std::function<Array(const Array&)> view;       // View: the same view of any array
+  std::array<std::shared_ptr<Node>, 3> operands; // Op (arity), Reduce and View (one)
+  std::int32_t graph_size = 1;   // nodes under this one, repeats counted: bounds pending graphs
+  std::int32_t input_count = 0;  // inputs under this one, repeats counted
+
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+  // The materialised value; valid once ready() (a Leaf always is).
+  const Array& value() const { return value_; }
+  // Operands while pending (empty once realised); safe beside a concurrent publish.
+  std::array<std::shared_ptr<Node>, 3> pending_operands() const;
+  // Publishes the realised value once; later calls (another thread realising the same node)
+  // keep the first.
+  void publish(Array value);
+
+  static std::shared_ptr<Node> leaf(const Array& a);
+
+ private:
+  Array value_;
+  std::atomic<bool> ready_{false};
+};
+
+using NodePtr = std::shared_ptr<Node>;
+
+// A node standing for `a`: its pending node, or a new leaf.
+NodePtr node_of(const Array& a);
+NodePtr make_scalar(ScalarValue value);
+// An elementwise op over operands already cast to the dtypes the IR expects (see kernel_ir.hpp).
+NodePtr make_op(ir::OpCode op, DType dtype, const Shape& shape, NodePtr a, NodePtr b = {},
+                NodePtr c = {});
+NodePtr make_cast(NodePtr a, DType dtype);  // a itself when it has the dtype already
+NodePtr make_reduce(ReduceSpec spec, DType dtype, const Shape& shape, NodePtr a);
+NodePtr make_view(NodePtr a, const Shape& shape, std::function<Array(const Array&)> view);
+
+// Pending graphs larger than this are realised before they grow further: the fused kernel and
+// its compile stay small, and a loop that never reads its result cannot grow without end.
+inline constexpr std::int32_t kMaxGraphSize = 64;
+
+}  // namespace switchyard::expr
