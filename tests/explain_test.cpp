@@ -141,7 +141,7 @@ TEST_F(Explain, ReportsEveryKernelWithEveryCandidateAndAdvisesFusion) {
 
 TEST_F(Explain, OneKernelIsNotAdvisedToFuse) {
   const Array a = Array::from_vector(values(1000, 1, 0));
-  const Explanation e = explain([&] { (void)(a * a); });
+  const Explanation e = explain([&] { eval(a * a); });
   ASSERT_EQ(e.kernels.size(), 1u);
   EXPECT_FALSE(mentions(e.advice, "fuse")) << joined(e.advice);
 }
@@ -149,7 +149,7 @@ TEST_F(Explain, OneKernelIsNotAdvisedToFuse) {
 TEST_F(Explain, TinyHostWorkStaysOffOpenclWhoseLaunchLatencyDominates) {
   if (!has_opencl()) GTEST_SKIP() << "no opencl:0 to compare the CPU with";
   const Array a = Array::from_vector(values(16, 1, 0)), b = Array::from_vector(values(16, 2, 1));
-  const Explanation e = explain([&] { (void)(a * b); });
+  const Explanation e = explain([&] { eval(a * b); });
   ASSERT_EQ(e.kernels.size(), 1u);
   const KernelReport& k = e.kernels[0];
   expect_well_formed(k, 16);
@@ -174,10 +174,10 @@ TEST_F(Explain, DataResidentOnOpenclCostsTransfersOnlyOnTheCpu) {
     DeviceScope scope("opencl:0");
     a = a + 0.0f;
     b = b + 0.0f;
-    (void)(a * b);  // compiled there, so the choice below is not made while compiling
+    eval(a * b);  // compiled there, so the choice below is not made while compiling
   }
   ASSERT_EQ(a.locations(), std::vector<std::string>{"opencl:0"});
-  const Explanation e = explain([&] { (void)(a * b); });
+  const Explanation e = explain([&] { eval(a * b); });
   ASSERT_EQ(e.kernels.size(), 1u);
   const KernelReport& k = e.kernels[0];
   expect_well_formed(k, n);
@@ -199,8 +199,8 @@ TEST_F(Explain, SizeSweepFindsABreakEvenWhereTheChoiceChanges) {
   for (const std::int64_t n : {100, 10'000, 1'000'000}) {
     SCOPED_TRACE(n);
     const Array a = Array::from_vector(values(n, 1, 0)), b = Array::from_vector(values(n, 2, 1));
-    (void)(a * b);  // compiled on the CPU before it is explained
-    const Explanation e = explain([&] { (void)(a * b); });
+    eval(a * b);  // compiled on the CPU before it is explained
+    const Explanation e = explain([&] { eval(a * b); });
     ASSERT_EQ(e.kernels.size(), 1u);
     const KernelReport& k = e.kernels[0];
     expect_well_formed(k, n);
@@ -229,11 +229,11 @@ TEST_F(Explain, FallbackIsReportedWithWhereTheWorkActuallyRan) {
     DeviceScope scope("opencl:0");
     a = a + 0.0f;
     b = b + 0.0f;
-    (void)(a * b);
+    eval(a * b);
   }
   const OnlyFastOn prefer_opencl({last_signature()}, n, "opencl:0");
   runtime::replace_faults("opencl:launch");
-  const Explanation e = explain([&] { (void)(a * b); });
+  const Explanation e = explain([&] { eval(a * b); });
   ASSERT_EQ(e.kernels.size(), 1u);
   const KernelReport& k = e.kernels[0];
   EXPECT_EQ(k.chosen, "opencl:0");
@@ -249,7 +249,7 @@ TEST_F(Explain, PinnedWorkSaysSo) {
   Explanation e;
   {
     DeviceScope scope("cpu:0/inline");
-    e = explain([&] { (void)(a * a); });
+    e = explain([&] { eval(a * a); });
   }
   ASSERT_EQ(e.kernels.size(), 1u);
   EXPECT_EQ(e.kernels[0].chosen, "cpu:0/inline");

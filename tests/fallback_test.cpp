@@ -87,7 +87,7 @@ Inputs resident_on_opencl(std::int64_t n) {
 // Compiles `a * b` on opencl:0 so that the scheduler does not run it elsewhere while compiling.
 void warm_multiply_on_opencl(const Inputs& in) {
   DeviceScope scope("opencl:0");
-  (void)(in.a * in.b);
+  eval(in.a * in.b);
 }
 
 void expect_values(const Array& out, const std::vector<float>& expected) {
@@ -140,7 +140,7 @@ std::int64_t failures_elsewhere(const std::string& id) {
 // The signature of `a * b` over float32 vectors, whatever their size.
 std::uint64_t multiply_signature() {
   const Inputs small = host_inputs(16);
-  (void)(small.a * small.b);
+  eval(small.a * small.b);
   return last_signature();
 }
 
@@ -169,7 +169,7 @@ TEST_F(Fallback, EveryRuntimeFaultOnOpenclMovesTheWorkToAnotherDevice) {
     clear_faults_and_counts();
     const Inputs in = resident_on_opencl(kResidentElements);
     warm_multiply_on_opencl(in);
-    (void)(in.a * in.b);
+    eval(in.a * in.b);
     ASSERT_EQ(last_execution().device, "opencl:0")
         << "precondition: the scheduler places work on opencl-resident data on opencl:0";
 
@@ -197,7 +197,7 @@ TEST_F(Fallback, CompileFaultOnOpenclMovesTheWorkToAnotherDevice) {
   std::vector<float> expected(in.ha.size());
   for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = in.ha[i] - in.hb[i];
   const Inputs small = host_inputs(16);
-  (void)(small.a - small.b);
+  eval(small.a - small.b);
   const std::uint64_t signature = std::stoull(last_execution().signature, nullptr, 16);
   reset_metrics();
   std::vector<Inputs> fresh;  // only on opencl:0 each time: a CPU run leaves host copies
@@ -226,7 +226,7 @@ TEST_F(Fallback, EveryFaultOnTheCpuMovesTheWorkToAnotherDevice) {
     const Inputs in = host_inputs(kHostElements);
     const bool compile = std::string(kind) == "compile";
     if (!compile) {
-      (void)(in.a * in.b);
+      eval(in.a * in.b);
       ASSERT_TRUE(starts_with(last_execution().device, "cpu:0"))
           << "precondition: small host-resident work runs on the CPU, not "
           << last_execution().device;
@@ -241,6 +241,7 @@ TEST_F(Fallback, EveryFaultOnTheCpuMovesTheWorkToAnotherDevice) {
     } else {
       out = in.a * in.b;
     }
+    eval(out);  // while the fault is set
     runtime::replace_faults("");
     expect_values(out, expected);
     const ExecutionRecord r = last_execution();
@@ -256,7 +257,7 @@ TEST_F(Fallback, WhenEveryDeviceFailsAllDevicesFailedNamesEachAttemptAndCause) {
   const Inputs in = host_inputs(kHostElements);
   runtime::replace_faults(fault_on_every_device("launch"));
   ::testing::internal::CaptureStderr();
-  const std::string message = error_message<AllDevicesFailed>([&] { (void)(in.a * in.b); });
+  const std::string message = error_message<AllDevicesFailed>([&] { eval(in.a * in.b); });
   const std::string log = ::testing::internal::GetCapturedStderr();
   const std::string attempts = std::to_string(device_ids().size()) + " attempts";
   expect_mentions(log, {"no device left to try"});
@@ -282,16 +283,16 @@ TEST_F(Fallback, StrictScopeRaisesTheFirstDevicesOwnError) {
   {
     StrictScope strict;
     EXPECT_FALSE(fallback_enabled());
-    expect_mentions(error_message<DeviceError>([&] { (void)(resident.a * resident.b); }),
+    expect_mentions(error_message<DeviceError>([&] { eval(resident.a * resident.b); }),
                     {"CL_OUT_OF_RESOURCES", "injected", "opencl:0"});
-    expect_mentions(error_message<DeviceError>([&] { (void)(host.a * host.b); }),
+    expect_mentions(error_message<DeviceError>([&] { eval(host.a * host.b); }),
                     {"launch failed", "injected", "cpu:0"});
   }
   for (const auto& id : device_ids()) EXPECT_EQ(failures_on(id), 0) << id;  // nothing fell back
 
   // The same work outside the scope falls back (here onto the others, also failing).
   EXPECT_TRUE(fallback_enabled());
-  EXPECT_THROW((void)(resident.a * resident.b), AllDevicesFailed);
+  EXPECT_THROW(eval(resident.a * resident.b), AllDevicesFailed);
   runtime::replace_faults("opencl:launch");
   expect_values(resident.a * resident.b, product(resident));
   runtime::replace_faults("");
@@ -313,7 +314,7 @@ TEST(FallbackVariable, OffRaisesTheFirstDevicesOwnError) {
         warm_multiply_on_opencl(in);
         runtime::replace_faults("opencl:launch");
         try {
-          (void)(in.a * in.b);
+          eval(in.a * in.b);
         } catch (const AllDevicesFailed&) {
           std::exit(3);
         } catch (const DeviceError& e) {
@@ -334,7 +335,7 @@ TEST_F(Fallback, PinnedWorkRaisesTheDevicesOwnErrorForEveryFaultKind) {
     DeviceScope scope("opencl:0");
     work();
   };
-  const auto multiply = [&] { (void)(in.a * in.b); };
+  const auto multiply = [&] { eval(in.a * in.b); };
   expect_mentions(error_message<DeviceError>([&] { pinned("opencl:launch", multiply); }),
                   {"CL_OUT_OF_RESOURCES", "opencl:0"});
   expect_mentions(error_message<OutOfMemory>([&] { pinned("opencl:oom", multiply); }),
@@ -343,7 +344,7 @@ TEST_F(Fallback, PinnedWorkRaisesTheDevicesOwnErrorForEveryFaultKind) {
                   {"device lost", "opencl:0"});
   // maximum is compiled nowhere else in this file, so the compile stage runs.
   expect_mentions(error_message<CompileError>(
-                      [&] { pinned("opencl:compile", [&] { (void)maximum(in.a, in.b); }); }),
+                      [&] { pinned("opencl:compile", [&] { eval(maximum(in.a, in.b)); }); }),
                   {"CL_BUILD_PROGRAM_FAILURE", "opencl:0"});
   EXPECT_EQ(failures_on("opencl:0"), 0);  // nothing fell back
   EXPECT_EQ(metrics().totals.count, 0);
@@ -489,6 +490,7 @@ TEST_F(Fallback, TraceShowsCompileTransferAndExecuteOnEachDevicesTrack) {
   {
     DeviceScope scope("cpu:0");
     on_cpu = -on_opencl;  // opencl:0 -> host transfer
+    eval(on_cpu);
   }
   stop_trace();
 

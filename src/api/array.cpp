@@ -6,7 +6,7 @@
 
 #include "api/view_bounds.hpp"
 #include "core/checked.hpp"
-#include "expr/evaluate.hpp"
+#include "expr/realize.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/ops.hpp"
 

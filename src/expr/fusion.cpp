@@ -19,6 +19,8 @@ std::string_view name(FusionStop stop) {
       return "library-op";
     case FusionStop::IterationSpace:
       return "iteration-space";
+    case FusionStop::DeviceScope:
+      return "device-scope";
   }
   return "?";
 }
@@ -28,6 +30,14 @@ namespace {
 bool pending(const Node& n) {
   return n.kind != NodeKind::Leaf && n.kind != NodeKind::Scalar && !n.ready();
 }
+
+}  // namespace
+
+bool same_pin(const Node& a, const Node& b) {
+  return a.pin.device == b.pin.device && a.pin.parallelism == b.pin.parallelism;
+}
+
+namespace {
 
 bool contains(const std::vector<const Node*>& seen, const Node* n) {
   return std::find(seen.begin(), seen.end(), n) != seen.end();
@@ -203,7 +213,8 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
     if (!source) continue;  // realised meanwhile by another thread
     RootSpace space = space_of(*root, operands[0]);
     auto fits = [&](const Planned& p) {
-      return p.space == space && (!space.reduction || p.reductions < kReductionsPerKernel);
+      return p.space == space && same_pin(*p.roots.front(), *root) &&
+             (!space.reduction || p.reductions < kReductionsPerKernel);
     };
     auto it = std::find_if(kernels.begin(), kernels.end(), fits);
     if (it == kernels.end()) it = kernels.insert(kernels.end(), Planned{std::move(space), {}, {}, 0});

@@ -23,8 +23,12 @@ enum class FusionStop : std::uint8_t {
   Reshape,            // reshaping a pending result that is not a view of it
   LibraryOp,          // a library operation (matmul) reads materialised operands
   IterationSpace,     // results of different shapes or reductions are different kernels
+  DeviceScope,        // an operand was made under another DeviceScope: it runs there first
 };
 std::string_view name(FusionStop stop);
+
+// Whether two nodes were made under the same DeviceScope (or both under none).
+bool same_pin(const Node& a, const Node& b);
 
 struct PlannedKernel {
   runtime::Group group;

@@ -2,7 +2,7 @@
 
 #include <mutex>
 
-#include "expr/evaluate.hpp"
+#include "expr/realize.hpp"
 
 namespace switchyard::expr {
 namespace {
@@ -27,9 +27,14 @@ std::int32_t size_under(const Node& n) {
   return n.ready() ? 1 : n.graph_size;
 }
 
-// Keeps graphs within kMaxGraphSize nodes and kMaxGraphInputs inputs: realises the largest
-// pending operands until the new node fits. Each realisation is a fusion stop (GraphBound).
+// Keeps a pending graph under one DeviceScope (operands made under another run there first),
+// within kMaxGraphSize nodes and kMaxGraphInputs inputs: realises the largest pending operands
+// until the new node fits. Each realisation is a fusion stop.
 void bound(Node& n) {
+  n.pin = runtime::pinned_candidate();
+  for (const auto& o : n.operands)
+    if (o && o->kind != NodeKind::Scalar && !o->ready() && !same_pin(*o, n))
+      realize_for(o, FusionStop::DeviceScope);
   for (;;) {
     std::int32_t size = 1, inputs = 0;
     const NodePtr* largest = nullptr;

@@ -15,6 +15,7 @@
 
 #include "backends/backend.hpp"
 #include "expr/kernel_ir.hpp"
+#include "runtime/placement.hpp"
 #include "switchyard/array.hpp"
 
 namespace switchyard::expr {
@@ -42,6 +43,9 @@ struct Node {
   ReduceSpec reduce;                             // Reduce
   std::function<Array(const Array&)> view;       // View: the same view of any array
   std::array<std::shared_ptr<Node>, 3> operands; // Op (arity), Reduce and View (one)
+  // The device a DeviceScope pinned the thread to when the node was made (device null: none).
+  // The node runs there, whenever it is realised; one pending graph never mixes two pins.
+  runtime::Candidate pin;
   std::int32_t graph_size = 1;   // nodes under this one, repeats counted: bounds pending graphs
   std::int32_t input_count = 0;  // inputs under this one, repeats counted
 

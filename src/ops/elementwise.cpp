@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/checked.hpp"
-#include "expr/evaluate.hpp"
+#include "expr/realize.hpp"
 #include "expr/node.hpp"
 #include "switchyard/ops.hpp"
 

@@ -2,7 +2,7 @@
 #include <string>
 
 #include "core/checked.hpp"
-#include "expr/evaluate.hpp"
+#include "expr/realize.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 

@@ -1,7 +1,8 @@
-#include "expr/evaluate.hpp"
+#include "expr/realize.hpp"
 
 #include <algorithm>
 
+#include "runtime/executor.hpp"
 #include "runtime/explain_recorder.hpp"
 
 namespace switchyard::expr {
@@ -11,6 +12,21 @@ void note(FusionStop stop, const Node& node) {
   if (auto* explain = runtime::ExplainRecorder::active())
     explain->fusion_stop(std::string(name(stop)) + ": " + describe(node));
 }
+
+// Runs a kernel where the DeviceScope its nodes were made under pointed, then restores the
+// thread's own.
+class PinFor {
+ public:
+  explicit PinFor(const runtime::Candidate& pin) : previous_(runtime::pinned_candidate()) {
+    runtime::pin_candidate(pin);
+  }
+  ~PinFor() { runtime::pin_candidate(previous_); }
+  PinFor(const PinFor&) = delete;
+  PinFor& operator=(const PinFor&) = delete;
+
+ private:
+  runtime::Candidate previous_;
+};
 
 }  // namespace
 
@@ -52,6 +68,7 @@ void realize(const std::vector<NodePtr>& nodes) {
     for (std::size_t i = 1; i < kernels.size(); ++i)
       note(FusionStop::IterationSpace, *kernels[i].roots.front());
   for (const PlannedKernel& k : kernels) {
+    const PinFor pin(k.roots.front()->pin);
     const auto outputs = runtime::realize(k.group);
     for (std::size_t i = 0; i < outputs.size(); ++i) {
       const runtime::View& v = outputs[i];
