@@ -68,5 +68,12 @@ TEST(Explain, DeeplyNestedExpressionIsAParseErrorNotACrash) {
   EXPECT_NE(r.err.find("nest"), std::string::npos) << r.err.substr(0, 500);
 }
 
+TEST(Explain, NamesOtherThanAToZAreAParseErrorSayingWhichExist) {
+  const auto r = run_cli({"explain", "--op", "sum(a * rate)", "--n", "10"});
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("unknown variable 'rate'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("named a to z"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace switchyard

@@ -8,6 +8,7 @@
 #include "switchyard/dtype.hpp"
 #include "switchyard/error.hpp"
 #include "switchyard/explain.hpp"
+#include "switchyard/expr.hpp"
 #include "switchyard/fallback.hpp"
 #include "switchyard/metrics.hpp"
 #include "switchyard/ops.hpp"
