@@ -109,34 +109,46 @@ class Explain : public ::testing::Test {
   }
 };
 
-TEST_F(Explain, ReportsEveryKernelWithEveryCandidateAndAdvisesFusion) {
+TEST_F(Explain, ReportsTheFusedKernelWithItsOperatorsAndEveryCandidate) {
   constexpr std::int64_t n = 1'000'000;
   const auto ha = values(n, 0.5f, -3), hb = values(n, 0.25f, 1), hc = values(n, 0.03f, -1.5f);
   const Array a = Array::from_vector(ha), b = Array::from_vector(hb), c = Array::from_vector(hc);
   Array r;
-  const Explanation e = explain([&] { r = a * b + sin(c); });
+  const Explanation e = explain([&] {
+    r = a * b + sin(c);
+    eval(r);
+  });
 
-  ASSERT_EQ(e.kernels.size(), 3u);
-  std::multiset<std::string> kernels;
-  for (const auto& k : e.kernels) {
-    kernels.insert(k.kernel);
-    expect_well_formed(k, n);
-  }
-  EXPECT_EQ(kernels, (std::multiset<std::string>{"mul float32", "sin float32", "add float32"}));
-  EXPECT_TRUE(mentions(e.advice, "3 elementwise kernels")) << joined(e.advice);
-  EXPECT_TRUE(mentions(e.advice, "fuse")) << joined(e.advice);
+  ASSERT_EQ(e.kernels.size(), 1u);
+  const KernelReport& k = e.kernels[0];
+  expect_well_formed(k, n);
+  EXPECT_EQ(std::multiset<std::string>(k.operators.begin(), k.operators.end()),
+            (std::multiset<std::string>{"mul", "sin", "add"}));
+  EXPECT_TRUE(e.fusion_stops.empty());
+  EXPECT_FALSE(mentions(e.advice, "elementwise kernels")) << joined(e.advice);
 
   const std::string text = e.to_string();
   for (const auto& name : expected_candidates())
     EXPECT_NE(text.find(name), std::string::npos) << name << " missing from:\n" << text;
-  for (const auto& k : e.kernels) EXPECT_NE(text.find("kernel " + k.kernel), std::string::npos);
+  EXPECT_NE(text.find("kernel " + k.kernel), std::string::npos) << text;
+  EXPECT_NE(text.find("3 operators fused"), std::string::npos) << text;
   EXPECT_NE(text.find("chosen: "), std::string::npos) << text;
-  EXPECT_NE(text.find("advice:"), std::string::npos) << text;
 
   const auto got = r.to_vector<float>();
   for (std::int64_t i = 0; i < n; i += 997)
     ASSERT_NEAR(got[i], ha[i] * hb[i] + std::sin(hc[i]), 1e-4f * (1 + std::fabs(ha[i] * hb[i])))
         << i;
+}
+
+TEST_F(Explain, ShowsWhereFusionStoppedAndWhy) {
+  const Array a = Array::from_vector(values(1000, 1, 0));
+  const Explanation e = explain([&] { eval(a - sum(a) / 1000.0f); });
+  ASSERT_EQ(e.kernels.size(), 2u) << e.to_string();
+  EXPECT_EQ(e.kernels[0].operators, std::vector<std::string>{"sum"});
+  ASSERT_EQ(e.fusion_stops.size(), 1u) << e.to_string();
+  EXPECT_EQ(e.fusion_stops[0].rfind("reduction-consumed: sum", 0), 0u) << e.fusion_stops[0];
+  EXPECT_NE(e.to_string().find("fusion stopped:"), std::string::npos) << e.to_string();
+  EXPECT_TRUE(mentions(e.advice, "2 elementwise kernels")) << joined(e.advice);
 }
 
 TEST_F(Explain, OneKernelIsNotAdvisedToFuse) {
@@ -174,6 +186,7 @@ TEST_F(Explain, DataResidentOnOpenclCostsTransfersOnlyOnTheCpu) {
     DeviceScope scope("opencl:0");
     a = a + 0.0f;
     b = b + 0.0f;
+    eval(a, b);  // made there: their only copies live on opencl:0
     eval(a * b);  // compiled there, so the choice below is not made while compiling
   }
   ASSERT_EQ(a.locations(), std::vector<std::string>{"opencl:0"});
@@ -229,6 +242,7 @@ TEST_F(Explain, FallbackIsReportedWithWhereTheWorkActuallyRan) {
     DeviceScope scope("opencl:0");
     a = a + 0.0f;
     b = b + 0.0f;
+    eval(a, b);  // made there: their only copies live on opencl:0
     eval(a * b);
   }
   const OnlyFastOn prefer_opencl({last_signature()}, n, "opencl:0");

@@ -173,7 +173,12 @@ TEST_P(FaultMatrix, ExplainReportsTheFallbackAndWhereTheWorkRan) {
   runtime::replace_faults(device_ + ":" + kind_);
   Array out;
   Explanation e;
-  until_the_fault_is_met([&] { e = explain([&] { out = chain(); }); });
+  until_the_fault_is_met([&] {
+    e = explain([&] {
+      out = chain();
+      eval(out);
+    });
+  });
   runtime::replace_faults("");
   expect_correct(out);
   ASSERT_FALSE(e.kernels.empty());

@@ -38,7 +38,10 @@ int explain(const std::string& op, double n_elements, const std::string& residen
     DeviceScope scope(device);
     try {
       NamedArrays copies;
-      for (const auto& [name, value] : values) copies[name] = value.copy();
+      for (const auto& [name, value] : values) {
+        copies[name] = value.copy();
+        eval(copies[name]);
+      }
       values = std::move(copies);
       inputs_on = device;
     } catch (const Error& e) {
@@ -49,9 +52,12 @@ int explain(const std::string& op, double n_elements, const std::string& residen
     }
   }
   // Runs once unexplained so every kernel is compiled; the explained run shows steady state.
-  expression(values);
+  eval(expression(values));
   Array result;
-  const Explanation e = switchyard::explain([&] { result = expression(values); });
+  const Explanation e = switchyard::explain([&] {
+    result = expression(values);
+    eval(result);
+  });
   fmt::print("{} over {} float32 elements, inputs on {}\n\n", op, n, inputs_on);
   fmt::print("{}", e.to_string());
   if (result.size() == 1) fmt::print("\nresult: {}\n", result.item<double>());
