@@ -36,3 +36,7 @@ done
 echo
 echo "Regret: auto vs every fixed candidate, workloads x sizes x where the inputs live (1-2 min)"
 "$build/bench/regret_bench"
+
+echo
+echo "Expression a*b + sin(c)*2.5 - sqrt(abs(a)): fused loop, Switchyard, NumPy, targets (2-3 min)"
+"$(dirname "$0")/expression.sh" "$build"
