@@ -3,6 +3,7 @@
 // NumPy's promotion, with Python-style scalars "weak" (float32_array * 2.5 stays float32).
 #pragma once
 
+#include <initializer_list>
 #include <optional>
 #include <span>
 
@@ -72,14 +73,24 @@ Array ceil(const Array& a);
 // cond must be bool; a and b are promoted together; all three broadcast.
 Array where(const Array& cond, const Array& a, const Array& b);
 
-// ---- reductions over all elements (axis absent, result of shape ()) or one axis
-Array sum(const Array& a, std::optional<int> axis = std::nullopt);
-Array prod(const Array& a, std::optional<int> axis = std::nullopt);
-Array min(const Array& a, std::optional<int> axis = std::nullopt);  // NaN propagates
-Array max(const Array& a, std::optional<int> axis = std::nullopt);
-Array argmin(const Array& a, std::optional<int> axis = std::nullopt);  // first occurrence
-Array argmax(const Array& a, std::optional<int> axis = std::nullopt);
-Array mean(const Array& a, std::optional<int> axis = std::nullopt);
+// ---- reductions over all elements (axis absent, result of shape ()), one axis, or a list of
+// axes (negative ones count from the end), as NumPy's axis=(...); keepdims keeps each reduced
+// axis as extent 1. Each runs in one kernel with the expression it reduces.
+#define SWITCHYARD_REDUCTION(fn)                                                             \
+  Array fn(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);  \
+  Array fn(const Array& a, std::span<const int> axes, bool keepdims = false);               \
+  inline Array fn(const Array& a, std::initializer_list<int> axes, bool keepdims = false) { \
+    return fn(a, std::span<const int>(axes.begin(), axes.size()), keepdims);                \
+  }
+SWITCHYARD_REDUCTION(sum)
+SWITCHYARD_REDUCTION(prod)
+SWITCHYARD_REDUCTION(min)  // NaN propagates
+SWITCHYARD_REDUCTION(max)
+SWITCHYARD_REDUCTION(mean)
+#undef SWITCHYARD_REDUCTION
+// The first occurrence's index over all elements (flat, row-major) or along one axis.
+Array argmin(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
+Array argmax(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
 
 // ---- linear algebra (float32/float64): 2-D·2-D is gemm, 2-D·1-D is gemv
 Array matmul(const Array& a, const Array& b);

@@ -81,6 +81,9 @@ RootSpace space_of(const Node& root, const NodePtr& operand) {
 class KernelBuild {
  public:
   KernelBuild(RootSpace space, runtime::Group& group) : space_(std::move(space)), group_(group) {}
+  ~KernelBuild() { s_.clear(); }
+  KernelBuild(const KernelBuild&) = delete;
+  KernelBuild& operator=(const KernelBuild&) = delete;
 
   std::int32_t emit(const NodePtr& n, int context) {
     for (const auto& [node, ctx, value] : memo_)
@@ -98,6 +101,21 @@ class KernelBuild {
     NodePtr view;  // the View node whose operand is read in this context
     Shape operand_shape;
   };
+  // The build's bookkeeping, kept per thread and cleared after each build (planning does not
+  // recurse): realising a small expression allocates no bookkeeping once warm.
+  struct Scratch {
+    std::vector<Context> contexts;
+    std::vector<std::tuple<NodePtr, int, std::int32_t>> memo;  // keeps what it names alive
+    std::vector<std::int32_t> loads, scalar_values;
+    std::vector<std::pair<ir::Instr, std::int32_t>> computed;
+    void clear() {
+      contexts.clear(), memo.clear(), loads.clear(), scalar_values.clear(), computed.clear();
+    }
+  };
+  static Scratch& scratch() {
+    thread_local Scratch s;
+    return s;
+  }
 
   std::int32_t emit_new(const NodePtr& n, int context) {
     if (n->kind == NodeKind::Scalar) return scalar(n->scalar);
@@ -122,7 +140,7 @@ class KernelBuild {
   Array place(Array a, int context) const {
     for (int c = context; c >= 0; c = contexts_[c].outer)
       a = contexts_[c].view->view(a.broadcast_to(contexts_[c].operand_shape));
-    a = a.broadcast_to(space_.broadcast_to);
+    if (!(a.shape() == space_.broadcast_to)) a = a.broadcast_to(space_.broadcast_to);
     return space_.order.empty() ? a : a.permute(space_.order);
   }
 
@@ -166,10 +184,12 @@ class KernelBuild {
   RootSpace space_;
   runtime::Group& group_;
   ir::KernelBuilder k_;
-  std::vector<Context> contexts_;
-  std::vector<std::tuple<NodePtr, int, std::int32_t>> memo_;  // keeps what it names alive
-  std::vector<std::int32_t> loads_, scalar_values_;
-  std::vector<std::pair<ir::Instr, std::int32_t>> computed_;
+  Scratch& s_ = scratch();
+  std::vector<Context>& contexts_ = s_.contexts;
+  std::vector<std::tuple<NodePtr, int, std::int32_t>>& memo_ = s_.memo;
+  std::vector<std::int32_t>& loads_ = s_.loads;
+  std::vector<std::int32_t>& scalar_values_ = s_.scalar_values;
+  std::vector<std::pair<ir::Instr, std::int32_t>>& computed_ = s_.computed;
 };
 
 // Reductions per kernel the IR can fold.
@@ -179,8 +199,10 @@ constexpr std::size_t kReductionsPerKernel = 1;
 
 std::vector<NodePtr> dependencies(const std::vector<NodePtr>& roots) {
   std::vector<NodePtr> needed;
-  std::vector<const Node*> seen;
-  std::vector<NodePtr> stack;
+  // Reused across calls (this does not recurse): no allocation per realisation once warm.
+  thread_local std::vector<const Node*> seen;
+  thread_local std::vector<NodePtr> stack;
+  seen.clear();
   for (const NodePtr& root : roots)
     for (const NodePtr& o : root->pending_operands())
       if (o) stack.push_back(o);
