@@ -5,8 +5,15 @@
 // Operations are lazy: they record what to compute, and the whole expression behind an array
 // runs as one fused kernel when its value is needed (reading it, eval(), DLPack export, a
 // library operation such as matmul). Copies of a pending array share its one result.
+//
+// Writing (assign, fill, the in-place operators of ops.hpp) changes the elements in the storage
+// an array views, so every view of that storage sees the change, as in NumPy. Pending results
+// read their inputs when they are realised: one computed from an array before a write into it,
+// and realised after, sees the written values. eval() such results before writing into their
+// inputs.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,6 +24,7 @@
 
 #include "switchyard/dtype.hpp"
 #include "switchyard/error.hpp"
+#include "switchyard/scalar.hpp"
 #include "switchyard/shape.hpp"
 
 namespace switchyard {
@@ -29,12 +37,29 @@ struct Node;
 class Array {
  public:
   Array() = default;  // a null array; most operations reject it
+  Array(const Array&) = default;
+  Array(Array&&) = default;
+  // Rebinds a named handle to another array, as `a = b` does in Python. A temporary cannot be
+  // rebound: `a[0] = x` and `a.slice(0, 0, 2) = y` would change nothing, so they do not compile;
+  // writing into elements is assign().
+  Array& operator=(const Array&) & = default;
+  Array& operator=(Array&&) & = default;
 
   // ---- factories (results on the host)
   static Array zeros(const Shape& shape, DType dtype = DType::Float32);
   static Array ones(const Shape& shape, DType dtype = DType::Float32);
   static Array full(const Shape& shape, double value, DType dtype = DType::Float32);
+  // NumPy's dtypes: integer arguments give int64, a floating one float64.
   static Array arange(double start, double stop, double step = 1, DType dtype = DType::Float64);
+  static Array arange(double stop) { return arange(0.0, stop); }
+  template <std::integral Start, std::integral Stop, std::integral Step = std::int64_t>
+  static Array arange(Start start, Stop stop, Step step = 1, DType dtype = DType::Int64) {
+    return arange_integers(start, stop, step, dtype);
+  }
+  template <std::integral Stop>
+  static Array arange(Stop stop) {
+    return arange_integers(0, stop, 1, DType::Int64);
+  }
   static Array linspace(double start, double stop, std::int64_t num, DType dtype = DType::Float64);
   // Seeded, reproducible across runs and machines (Philox-free counter hashing per element).
   static Array uniform(const Shape& shape, std::uint64_t seed, double low = 0, double high = 1,
@@ -53,7 +78,7 @@ class Array {
   }
   // Uses the caller's memory in place (zero-copy). `strides` in elements (default C order);
   // every element must lie inside [data, data + bytes). `release` runs when the last array using
-  // the memory is gone.
+  // the memory is gone. After writing the memory directly, call mark_modified().
   static Array borrow(void* data, std::size_t bytes, const Shape& shape, DType dtype,
                       std::function<void()> release = {},
                       std::optional<Strides> strides = std::nullopt);
@@ -116,6 +141,25 @@ class Array {
     return to_vector<T>()[0];
   }
 
+  // ---- writing into the elements this array views (NumPy's a[...] = value)
+  // The write goes into the storage this array shares with its views, wherever that storage is
+  // valid; copies of it on other devices become stale. `value` broadcasts to this shape and is
+  // converted to this dtype as NumPy's assignment converts (unsafely: 2.7 written into an int
+  // array is 2). The value is computed as if into a temporary first, so a value that reads
+  // overlapping elements (a.slice(0, 1, n).assign(a.slice(0, 0, n - 1))) gives NumPy's result.
+  // A pending array written into is realised first, and a pending view writes into the result
+  // of the array it views. Throws ShapeError when `value` does not broadcast to this shape,
+  // ValueError for a broadcast view (its elements share memory) and for a view of a pending
+  // array that was read before the write (reading made it a copy, which the write would not
+  // reach: eval() the array before taking views to write through).
+  void assign(const Array& value) const;
+  void assign(Scalar value) const;
+  void fill(Scalar value) const { assign(value); }
+  // Tells the runtime that the host memory behind this array was written outside Switchyard
+  // (memory lent with borrow() or exported with to_dlpack()): the host copy becomes the valid
+  // one and copies made on devices before are never read again.
+  void mark_modified() const;
+
   // Whether the value is still to be computed (see eval() in ops.hpp).
   bool pending() const;
 
@@ -130,6 +174,8 @@ class Array {
 
  private:
   void require() const;  // throws ValueError on a null array
+  static Array arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step,
+                               DType dtype);
   template <class Geometry>
   Array view_with(Geometry geometry) const;
 

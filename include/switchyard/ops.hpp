@@ -6,26 +6,12 @@
 #include <initializer_list>
 #include <optional>
 #include <span>
+#include <string_view>
 
 #include "switchyard/array.hpp"
+#include "switchyard/scalar.hpp"
 
 namespace switchyard {
-
-// A scalar operand: bool, integer or floating, promoted as NumPy 2 promotes Python scalars. An
-// integer scalar that does not fit an int32 array's dtype is a ValueError for arithmetic
-// (NumPy 2 raises OverflowError "Python integer ... out of bounds for int32") and is compared
-// exactly by comparisons, as NumPy 2 does.
-struct Scalar {
-  ScalarKind kind;
-  double f = 0;
-  std::int64_t i = 0;
-  Scalar(bool v) : kind(ScalarKind::Bool), i(v) {}
-  Scalar(int v) : kind(ScalarKind::Int), f(v), i(v) {}
-  Scalar(long v) : kind(ScalarKind::Int), f(static_cast<double>(v)), i(v) {}
-  Scalar(long long v) : kind(ScalarKind::Int), f(static_cast<double>(v)), i(v) {}
-  Scalar(float v) : kind(ScalarKind::Float), f(v) {}
-  Scalar(double v) : kind(ScalarKind::Float), f(v) {}
-};
 
 // ---- elementwise, binary (arrays broadcast; either side may be a Scalar)
 #define SWITCHYARD_BINARY(fn)               \
@@ -53,6 +39,11 @@ SWITCHYARD_BINARY(greater_equal)
 SWITCHYARD_BINARY(logical_and)
 SWITCHYARD_BINARY(logical_or)
 SWITCHYARD_BINARY(logical_xor)
+// NumPy's bitwise operations, for bool operands only so far (where they are the logical ones):
+// integer operands are a DTypeError.
+SWITCHYARD_BINARY(bitwise_and)
+SWITCHYARD_BINARY(bitwise_or)
+SWITCHYARD_BINARY(bitwise_xor)
 #undef SWITCHYARD_BINARY
 
 // ---- elementwise, unary
@@ -60,6 +51,7 @@ Array negative(const Array& a);
 Array abs(const Array& a);
 Array sign(const Array& a);
 Array logical_not(const Array& a);
+Array invert(const Array& a);  // bool operands only so far, as the bitwise operations
 Array exp(const Array& a);
 Array log(const Array& a);
 Array sqrt(const Array& a);
@@ -106,45 +98,63 @@ void eval(const Array& first, const Arrays&... rest) {
   eval(std::span<const Array>(all));
 }
 
-// ---- operators
-inline Array operator+(const Array& a, const Array& b) {
-  return add(a, b);
-}
-inline Array operator+(const Array& a, Scalar b) {
-  return add(a, b);
-}
-inline Array operator+(Scalar a, const Array& b) {
-  return add(a, b);
-}
-inline Array operator-(const Array& a, const Array& b) {
-  return subtract(a, b);
-}
-inline Array operator-(const Array& a, Scalar b) {
-  return subtract(a, b);
-}
-inline Array operator-(Scalar a, const Array& b) {
-  return subtract(a, b);
-}
-inline Array operator*(const Array& a, const Array& b) {
-  return multiply(a, b);
-}
-inline Array operator*(const Array& a, Scalar b) {
-  return multiply(a, b);
-}
-inline Array operator*(Scalar a, const Array& b) {
-  return multiply(a, b);
-}
-inline Array operator/(const Array& a, const Array& b) {
-  return divide(a, b);
-}
-inline Array operator/(const Array& a, Scalar b) {
-  return divide(a, b);
-}
-inline Array operator/(Scalar a, const Array& b) {
-  return divide(a, b);
-}
+// ---- operators, as NumPy's: comparisons give bool arrays (so `if (a == b)` tests whether the
+// result is a non-null array, not its elements), & | ^ ~ are the bitwise operations
+#define SWITCHYARD_OPERATOR(op, fn)                          \
+  inline Array operator op(const Array& a, const Array& b) { \
+    return fn(a, b);                                         \
+  }                                                          \
+  inline Array operator op(const Array& a, Scalar b) {       \
+    return fn(a, b);                                         \
+  }                                                          \
+  inline Array operator op(Scalar a, const Array& b) {       \
+    return fn(a, b);                                         \
+  }
+SWITCHYARD_OPERATOR(+, add)
+SWITCHYARD_OPERATOR(-, subtract)
+SWITCHYARD_OPERATOR(*, multiply)
+SWITCHYARD_OPERATOR(/, divide)
+SWITCHYARD_OPERATOR(%, mod)
+SWITCHYARD_OPERATOR(==, equal)
+SWITCHYARD_OPERATOR(!=, not_equal)
+SWITCHYARD_OPERATOR(<, less)
+SWITCHYARD_OPERATOR(<=, less_equal)
+SWITCHYARD_OPERATOR(>, greater)
+SWITCHYARD_OPERATOR(>=, greater_equal)
+SWITCHYARD_OPERATOR(&, bitwise_and)
+SWITCHYARD_OPERATOR(|, bitwise_or)
+SWITCHYARD_OPERATOR(^, bitwise_xor)
+#undef SWITCHYARD_OPERATOR
 inline Array operator-(const Array& a) {
   return negative(a);
 }
+inline Array operator~(const Array& a) {
+  return invert(a);
+}
+
+// ---- in-place operators: write the result into the storage `a` views, as Array::assign
+// does, in one kernel with the computation. As NumPy, the result must keep a's shape (it does
+// not broadcast a) and its dtype must cast to a's under the same_kind rule: int_array += 1.5 is
+// a DTypeError, int32_array += int64_array wraps into int32. Floor division has no C++
+// operator: a.assign(floor_divide(a, b)).
+namespace detail {
+const Array& update(const Array& a, const Array& result, std::string_view ufunc);
+}
+#define SWITCHYARD_IN_PLACE(op, fn)                                 \
+  inline const Array& operator op(const Array& a, const Array& b) { \
+    return detail::update(a, fn(a, b), #fn);                        \
+  }                                                                 \
+  inline const Array& operator op(const Array& a, Scalar b) {       \
+    return detail::update(a, fn(a, b), #fn);                        \
+  }
+SWITCHYARD_IN_PLACE(+=, add)
+SWITCHYARD_IN_PLACE(-=, subtract)
+SWITCHYARD_IN_PLACE(*=, multiply)
+SWITCHYARD_IN_PLACE(/=, divide)
+SWITCHYARD_IN_PLACE(%=, mod)
+SWITCHYARD_IN_PLACE(&=, bitwise_and)
+SWITCHYARD_IN_PLACE(|=, bitwise_or)
+SWITCHYARD_IN_PLACE(^=, bitwise_xor)
+#undef SWITCHYARD_IN_PLACE
 
 }  // namespace switchyard

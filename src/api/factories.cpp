@@ -85,6 +85,27 @@ Array Array::arange(double start, double stop, double step, DType dtype) {
                   [=](std::int64_t i) { return start + static_cast<double>(i) * step; });
 }
 
+Array Array::arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step,
+                             DType dtype) {
+  if (step == 0) throw ValueError("arange step is 0: expected a non-zero step");
+  // In unsigned arithmetic, where the distance between any two int64 values fits and every
+  // element start + i * step wraps back to its exact value.
+  const bool up = step > 0;
+  const auto span = up ? static_cast<std::uint64_t>(stop) - static_cast<std::uint64_t>(start)
+                       : static_cast<std::uint64_t>(start) - static_cast<std::uint64_t>(stop);
+  const auto magnitude =
+      up ? static_cast<std::uint64_t>(step) : static_cast<std::uint64_t>(-(step + 1)) + 1;
+  const std::uint64_t count = (up ? stop > start : start > stop) ? (span - 1) / magnitude + 1 : 0;
+  if (count > static_cast<std::uint64_t>(INT64_MAX))
+    throw ValueError("arange would have " + std::to_string(count) +
+                     " elements: expected fewer than 2^63");
+  return generate(Shape{static_cast<std::int64_t>(count)}, dtype, [=](std::int64_t i) {
+    return static_cast<std::int64_t>(static_cast<std::uint64_t>(start) +
+                                     static_cast<std::uint64_t>(i) *
+                                         static_cast<std::uint64_t>(step));
+  });
+}
+
 Array Array::linspace(double start, double stop, std::int64_t num, DType dtype) {
   check_count(num, "linspace");
   const double step = num > 1 ? (stop - start) / static_cast<double>(num - 1) : 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/checked.hpp"
 #include "runtime/executor.hpp"
 #include "runtime/explain_recorder.hpp"
 
@@ -27,6 +28,28 @@ class PinFor {
  private:
   runtime::Candidate previous_;
 };
+
+// Realises first what `roots` need and a kernel cannot contain (reductions consumed by them).
+void realize_dependencies(const std::vector<NodePtr>& roots) {
+  const auto first = dependencies(roots);
+  if (first.empty()) return;
+  for (const NodePtr& d : first) note(FusionStop::ReductionConsumed, *d);
+  realize(first);
+}
+
+// Whether a kernel reading `input` while writing `output` (same storage, one iteration space)
+// could read an element after writing it: only an input that reads at each position exactly the
+// element written there is safe.
+bool may_read_written(const runtime::View& input, const runtime::View& output) {
+  if (input.buffer != output.buffer) return false;
+  bool same = input.offset == output.offset && input.shape == output.shape;
+  for (int i = 0; same && i < input.shape.size(); ++i)
+    same = input.shape[i] == 1 || input.strides[i] == output.strides[i];
+  if (same) return false;
+  const auto in = element_span(input.shape, input.strides, input.offset);
+  const auto out = element_span(output.shape, output.strides, output.offset);
+  return !in || !out || (in->lo <= out->hi && out->lo <= in->hi);
+}
 
 }  // namespace
 
@@ -59,10 +82,7 @@ void realize(const std::vector<NodePtr>& nodes) {
         std::find(roots.begin(), roots.end(), n) == roots.end())
       roots.push_back(n);
   if (roots.empty()) return;
-  if (const auto first = dependencies(roots); !first.empty()) {
-    for (const NodePtr& d : first) note(FusionStop::ReductionConsumed, *d);
-    realize(first);
-  }
+  realize_dependencies(roots);
   const auto kernels = plan(roots);
   if (kernels.size() > 1)
     for (std::size_t i = 1; i < kernels.size(); ++i)
@@ -80,6 +100,30 @@ void realize(const std::vector<NodePtr>& nodes) {
 void realize_for(const NodePtr& node, FusionStop reason) {
   note(reason, *node);
   realize({node});
+}
+
+Array storage_of(const NodePtr& node) {
+  if (node->kind == NodeKind::View && node->ready())
+    throw ValueError(
+        "cannot write into a view of a lazily computed array after reading it: "
+        "reading computed the view as a copy, which the write would not reach; "
+        "expected a view taken after the array was computed (eval() it first)");
+  if (const NodePtr viewed = node->pending_operands()[0]; viewed && node->kind == NodeKind::View)
+    return node->view(storage_of(viewed));
+  realize({node});
+  return node->value();
+}
+
+bool realize_into(const NodePtr& node, const runtime::View& destination) {
+  realize_dependencies({node});
+  auto kernels = plan({node});
+  runtime::Group& group = kernels.front().group;
+  for (const runtime::View& input : group.inputs)
+    if (may_read_written(input, destination)) return false;
+  group.destinations = {destination};
+  const PinFor pin(node->pin);
+  runtime::realize(group);
+  return true;
 }
 
 }  // namespace switchyard::expr

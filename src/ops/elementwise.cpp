@@ -133,6 +133,14 @@ Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scal
   return Array(expr::make_op(t.op, t.result, a.shape(), std::move(x), std::move(y)));
 }
 
+// NumPy's bitwise operations are the logical ones on bool; the IR has no integer bit operations.
+void require_bool(std::string_view fn, DType t) {
+  if (t != DType::Bool)
+    throw DTypeError(std::string(fn) + " of " + std::string(name(t)) +
+                     " operands is not supported yet: expected bool operands; for the truth "
+                     "values of numbers use logical_and, logical_or, logical_xor or logical_not");
+}
+
 Array unary(OpCode op, std::string_view fn, const Array& a, DType compute) {
   require(a, fn);
   const DType result = op == OpCode::Not ? DType::Bool : compute;
@@ -184,6 +192,27 @@ SWITCHYARD_DEFINE_BINARY(logical_or, Or)
 SWITCHYARD_DEFINE_BINARY(logical_xor, Xor)
 #undef SWITCHYARD_DEFINE_BINARY
 
+#define SWITCHYARD_DEFINE_BITWISE(fn, logical)                 \
+  Array fn(const Array& a, const Array& b) {                   \
+    require(a, #fn), require(b, #fn);                          \
+    require_bool(#fn, promote_types(a.dtype(), b.dtype()));    \
+    return logical(a, b);                                      \
+  }                                                            \
+  Array fn(const Array& a, Scalar b) {                         \
+    require(a, #fn);                                           \
+    require_bool(#fn, promote_with_scalar(a.dtype(), b.kind)); \
+    return logical(a, b);                                      \
+  }                                                            \
+  Array fn(Scalar a, const Array& b) {                         \
+    require(b, #fn);                                           \
+    require_bool(#fn, promote_with_scalar(b.dtype(), a.kind)); \
+    return logical(a, b);                                      \
+  }
+SWITCHYARD_DEFINE_BITWISE(bitwise_and, logical_and)
+SWITCHYARD_DEFINE_BITWISE(bitwise_or, logical_or)
+SWITCHYARD_DEFINE_BITWISE(bitwise_xor, logical_xor)
+#undef SWITCHYARD_DEFINE_BITWISE
+
 Array negative(const Array& a) {
   return numeric_unary(OpCode::Neg, "negative", a);
 }
@@ -196,6 +225,11 @@ Array sign(const Array& a) {
 }
 Array logical_not(const Array& a) {
   return unary(OpCode::Not, "logical_not", a, DType::Bool);
+}
+Array invert(const Array& a) {
+  require(a, "invert");
+  require_bool("invert", a.dtype());
+  return logical_not(a);
 }
 #define SWITCHYARD_DEFINE_FLOATING_UNARY(fn, opcode) \
   Array fn(const Array& a) {                         \

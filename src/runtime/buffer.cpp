@@ -136,6 +136,7 @@ void Buffer::mark_written(const Device& device) {
 
 void Buffer::mark_host_written() {
   std::lock_guard lock(mutex_);
+  if (!host_) return;  // no host memory yet: nothing can have been written there
   for (auto& c : device_copies_) c.valid = false;
   host_valid_ = true;
 }

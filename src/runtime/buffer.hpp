@@ -52,7 +52,8 @@ class Buffer {
   DeviceMemory write_on(Device& device);
   // After a kernel or copy wrote the whole buffer on `device`: that copy alone is valid.
   void mark_written(const Device& device);
-  // After the host copy was written (through host_data()).
+  // After the host copy was written (through host_data(), or by the owner of memory lent out):
+  // it alone is valid.
   void mark_host_written();
 
  private:

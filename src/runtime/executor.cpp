@@ -349,9 +349,13 @@ std::vector<View> realize(const Group& g) {
 
   scheduler::Workload w = scheduler::describe(kernel, elements, bytes_read(g.inputs),
                                               total_out_bytes);
-  const Buffer* buffers[kMaxInputs];
-  for (std::size_t i = 0; i < g.inputs.size(); ++i) buffers[i] = g.inputs[i].buffer.get();
-  add_residency(w, std::span(buffers, g.inputs.size()));
+  const Buffer* buffers[kMaxInputs + kMaxOutputs];
+  std::size_t placed = 0;
+  for (const View& in : g.inputs) buffers[placed++] = in.buffer.get();
+  // Where a destination lives counts as an input's does: the part of it the kernel leaves
+  // unwritten comes along to the device that runs it.
+  for (const View& d : g.destinations) buffers[placed++] = d.buffer.get();
+  add_residency(w, std::span(buffers, placed));
   const std::string& label = cached_label(kernel, w.signature);
 
   return execute(w, &kernel, label,

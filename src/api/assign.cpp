@@ -1,0 +1,125 @@
+// Writing into arrays: assign, fill, the in-place operators and mark_modified. The value to
+// write is a lazy expression realised straight into the destination's storage, one kernel with
+// the computation (a += b * c reads a, b and c and writes a once). Where no kernel can write
+// there, the value is computed into new storage and copied in: kernels write C-contiguous
+// outputs only, and one reading elements it overwrites at other positions would read some
+// after they were written.
+#include <cstdint>
+#include <string>
+
+#include "expr/realize.hpp"
+#include "expr/node.hpp"
+#include "runtime/buffer.hpp"
+#include "switchyard/ops.hpp"
+
+namespace switchyard {
+namespace {
+
+// NumPy's casting kinds, in the order same_kind casting may go: bool, integer, floating.
+int kind_rank(DType t) {
+  return t == DType::Bool ? 0 : is_integer(t) ? 1 : 2;
+}
+
+// `value` converted to `dtype` as a new node: the node realised into existing storage is never
+// one an array holds, which would then name that storage as its own result.
+expr::NodePtr private_value(const Array& value, DType dtype) {
+  return expr::make_op(ir::OpCode::Cast, dtype, value.shape(), expr::node_of(value));
+}
+
+// Copies the contiguous `source` into the strided `target` of the same shape, on the host. The
+// target's host copy is brought up to date first, so the elements outside the view keep their
+// values; every device copy is stale after.
+void copy_on_host(const Array& source, const Array& target) {
+  Buffer& storage = *target.buffer();
+  visit_dtype(target.dtype(), [&](auto zero) {
+    using T = decltype(zero);
+    const T* from = reinterpret_cast<const T*>(source.buffer()->host_data()) + source.offset();
+    T* to = reinterpret_cast<T*>(storage.host_data()) + target.offset();
+    const Shape& shape = target.shape();
+    const Strides& strides = target.strides();
+    Dims index = Dims::filled(shape.size(), 0);
+    std::int64_t at = 0;
+    for (std::int64_t i = 0, n = target.size(); i < n; ++i) {
+      to[at] = from[i];
+      for (int d = shape.size() - 1; d >= 0; --d) {
+        if (++index[d] < shape[d]) {
+          at += strides[d];
+          break;
+        }
+        at -= strides[d] * (shape[d] - 1);
+        index[d] = 0;
+      }
+    }
+  });
+  storage.mark_host_written();
+}
+
+// Writes `value`, a private node of the destination's shape and dtype, into the destination.
+void write(const Array& destination, const expr::NodePtr& value) {
+  const Array target = destination.node() ? expr::storage_of(destination.node()) : destination;
+  for (int i = 0; i < target.ndim(); ++i)
+    if (target.shape()[i] > 1 && target.strides()[i] == 0)
+      throw ValueError("cannot write into a broadcast view of shape " + to_string(target.shape()) +
+                       " (strides " + to_string(target.strides()) +
+                       "): its elements share memory; expected a view whose elements are "
+                       "distinct, such as the array it was broadcast from");
+  if (target.size() == 0) return;
+  const runtime::View view{target.buffer(), target.dtype(), target.shape(), target.strides(),
+                           target.offset()};
+  const bool contiguous = runtime::classify(view.shape, view.strides) != ir::Layout::Strided;
+  if (contiguous && expr::realize_into(value, view)) return;
+  // No kernel can write the value in place: it goes through new storage.
+  const Array result(value);
+  eval(result);
+  if (contiguous)
+    expr::realize_into(private_value(result, result.dtype()), view);
+  else
+    copy_on_host(result, target);
+}
+
+}  // namespace
+
+void Array::assign(const Array& value) const {
+  require();
+  if (!value) throw ValueError("assign of a null Array: expected an array to write");
+  write(*this, private_value(value.broadcast_to(shape_), dtype_));
+}
+
+void Array::assign(Scalar value) const {
+  require();
+  if (dtype_ == DType::Int32 && value.kind == ScalarKind::Int &&
+      (value.i < INT32_MIN || value.i > INT32_MAX))
+    throw ValueError("Python integer " + std::to_string(value.i) +
+                     " out of bounds for int32: expected a value in [-2147483648, 2147483647] "
+                     "to write into an int32 array");
+  const ScalarValue scalar = value.kind == ScalarKind::Float ? ScalarValue{DType::Float64, value.f}
+                             : value.kind == ScalarKind::Int ? ScalarValue{DType::Int64, 0, value.i}
+                                                             : ScalarValue{DType::Bool, 0, value.i};
+  write(*this, expr::make_op(ir::OpCode::Cast, dtype_, shape_, expr::make_scalar(scalar)));
+}
+
+void Array::mark_modified() const {
+  require();
+  buffer()->mark_host_written();
+}
+
+namespace detail {
+
+const Array& update(const Array& a, const Array& result, std::string_view ufunc) {
+  if (result.shape() != a.shape())
+    throw ShapeError("non-broadcastable output operand with shape " + to_string(a.shape()) +
+                     " doesn't match the broadcast shape " + to_string(result.shape()) + " of " +
+                     std::string(ufunc) +
+                     ": an in-place operation keeps its array's shape; expected an operand that "
+                     "broadcasts to it");
+  if (kind_rank(result.dtype()) > kind_rank(a.dtype()))
+    throw DTypeError("Cannot cast ufunc '" + std::string(ufunc) + "' output from " +
+                     std::string(name(result.dtype())) + " to " + std::string(name(a.dtype())) +
+                     " with casting rule 'same_kind': expected a result of the array's kind; "
+                     "compute into a new array instead, or convert the operand with astype");
+  write(a, private_value(result, a.dtype()));
+  return a;
+}
+
+}  // namespace detail
+}  // namespace switchyard
