@@ -119,7 +119,9 @@ class Array {
   Array copy() const;               // contiguous, same dtype
 
   // ---- data out
-  // Copies the elements in C order into `dst`; throws ValueError unless bytes == nbytes().
+  // Copies the elements in C order into `dst`; throws ValueError unless bytes == nbytes(). A
+  // pending array is computed straight into `dst` and stays pending (reading it again computes
+  // it again): eval() it first to keep its value for later use.
   void to_host(void* dst, std::size_t bytes) const;
   template <class T>
   std::vector<T> to_vector() const {

@@ -296,6 +296,14 @@ void Array::to_host(void* dst, std::size_t bytes) const {
                      to_string(shape_) + " " + std::string(name(dtype_)) +
                      "): expected exactly nbytes()");
   if (bytes == 0) return;
+  // A pending array is computed straight into the caller's memory: no result buffer, no copy.
+  if (pending()) {
+    const auto destination = Buffer::borrow_host(dst, bytes, {});
+    if (expr::realize_into(node_, {destination, dtype_, shape_, strides_, 0})) {
+      destination->host_data();  // brings a result computed on a device into dst
+      return;
+    }
+  }
   if (!is_contiguous()) return copy().to_host(dst, bytes);
   std::memcpy(dst, buffer()->host_data() + offset_ * itemsize(), bytes);
 }

@@ -59,19 +59,25 @@ struct StageTimes {
   bool cache_hit = true;
 };
 
-// Allocates the output on `device`; on out-of-memory frees pooled memory and retries once.
-std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
-  auto allocate = [&] {
+// Runs `acquire`, which takes `bytes` of memory on `device`; on out-of-memory frees pooled
+// memory and retries once.
+template <class Acquire>
+auto acquire_memory(Device& device, std::size_t bytes, const Acquire& acquire) {
+  auto attempt = [&] {
     maybe_inject(device.info(), FaultStage::Allocate, bytes);
-    return Buffer::allocate_on(device, bytes);
+    return acquire();
   };
   try {
-    return allocate();
+    return attempt();
   } catch (const OutOfMemory&) {
     device.release_cached_memory();
     host_memory::trim();
-    return allocate();
+    return attempt();
   }
+}
+
+std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
+  return acquire_memory(device, bytes, [&] { return Buffer::allocate_on(device, bytes); });
 }
 
 // The operand for `a` on `device`, copying it there first when needed (timed and traced).
@@ -367,17 +373,23 @@ std::vector<View> realize(const Group& g) {
                                              : contiguous_view(allocate_output(device, out_bytes[i]),
                                                                output_dtype(kernel, i),
                                                                g.output_shapes[i]));
-                   stage = "transfer";
                    Operand operands[kMaxInputs], results[kMaxOutputs];
+                   for (std::size_t i = 0; i < n_outputs; ++i) {
+                     const View& out = outs[i];
+                     auto memory = [&] { return out.buffer->write_on(device); };
+                     // A destination's memory there is taken now (a fresh output's already was);
+                     // one that is only partly written keeps the rest: it is brought there whole.
+                     if (!in_place)
+                       results[i] = {memory(), out.dtype, out.offset, out.strides};
+                     else if (out_bytes[i] == out.buffer->bytes())
+                       results[i] = {acquire_memory(device, out_bytes[i], memory), out.dtype,
+                                     out.offset, out.strides};
+                     else
+                       results[i] = operand_on(device, out, t);
+                   }
+                   stage = "transfer";
                    for (std::size_t i = 0; i < g.inputs.size(); ++i)
                      operands[i] = operand_on(device, g.inputs[i], t);
-                   for (std::size_t i = 0; i < n_outputs; ++i) {
-                     // A destination keeps the elements outside the view: bring it here whole.
-                     const bool whole = !in_place || out_bytes[i] == outs[i].buffer->bytes();
-                     results[i] = whole ? Operand{outs[i].buffer->write_on(device), outs[i].dtype,
-                                                  outs[i].offset, outs[i].strides}
-                                        : operand_on(device, outs[i], t);
-                   }
                    stage = "compile";
                    const Prepared prepared = prepare(device, kernel, w.signature, label);
                    t.compile_s = prepared.compile_s;
