@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "fused_loop.hpp"
+#include "expr/fusion.hpp"
 #include "runtime/background.hpp"
 #include "switchyard/switchyard.hpp"
 #include "triad.hpp"
@@ -110,6 +111,19 @@ void BM_TinyOp(benchmark::State& state) {
   state.SetLabel("n=16, a+b read back");
 }
 
+// Recording a 20-node expression and planning its kernel (the fusion pass), without running it:
+// what fusion adds in front of every launch.
+void BM_BuildAndFuse20(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({1000}, 1), b = sy::Array::uniform({1000}, 2);
+  for (auto _ : state) {
+    sy::Array y = a * b;  // 3 nodes: two inputs and the product
+    for (int i = 0; i < 6; ++i) y = sy::sin(y) + a * 0.5f;  // ... 6 x (sin, *, +, leaf, scalar)
+    const auto kernels = sy::expr::plan({y.node()});
+    benchmark::DoNotOptimize(kernels.data());
+  }
+  state.SetLabel("33 nodes: 20 operations, 13 inputs and scalars");
+}
+
 std::vector<std::string> placements() {
   std::vector<std::string> ids{"auto"};
   for (const sy::DeviceInfo& d : sy::devices()) ids.push_back(d.id());
@@ -130,6 +144,8 @@ void register_benchmarks() {
                   benchmark::RegisterBenchmark("BM_Triad", BM_Triad)})
     b->Arg(kReductionSize)->Unit(benchmark::kMicrosecond)->UseRealTime();
   benchmark::RegisterBenchmark("BM_TinyOp", BM_TinyOp)->Unit(benchmark::kMicrosecond);
+  benchmark::RegisterBenchmark("BM_BuildAndFuse20", BM_BuildAndFuse20)
+      ->Unit(benchmark::kMicrosecond);
 }
 
 // Runs every measured computation once on every placement, then waits for the background

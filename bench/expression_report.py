@@ -102,6 +102,8 @@ def targets(rows, numpy, first_100_ratios):
            ">= 85%", sums >= 0.85 * triad)
     tiny_us = seconds(rows["BM_TinyOp"][0]) * 1e6
     target("tiny op (a+b at n=16, read back)", f"{tiny_us:.2f} us", "<= 1.5 us", tiny_us <= 1.5)
+    fuse_us = seconds(rows["BM_BuildAndFuse20"][0]) * 1e6
+    target("build and fuse a 20-operation graph", f"{fuse_us:.2f} us", "<= 20 us", fuse_us <= 20)
 
 
 def main():
