@@ -62,23 +62,38 @@ double tolerance(DType t, bool transcendental) {
   return 0;
 }
 
+double sum_tolerance(DType t, bool transcendental, const std::vector<double>& terms) {
+  double squares = 0;
+  for (double x : terms) squares += x * x;
+  return tolerance(t, transcendental) * std::log2(static_cast<double>(terms.size()) + 2) *
+         std::max(1.0, std::sqrt(squares));
+}
+
 void expect_close(const Array& actual, const std::vector<double>& expected, bool transcendental,
                   const std::string& what) {
+  const double tol = tolerance(actual.dtype(), transcendental);
+  std::vector<double> tolerances(expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i)
+    tolerances[i] = tol * std::max(1.0, std::abs(expected[i]));
+  expect_within(actual, expected, tolerances, what);
+}
+
+void expect_within(const Array& actual, const std::vector<double>& expected,
+                   const std::vector<double>& tolerances, const std::string& what) {
   ASSERT_EQ(actual.size(), static_cast<std::int64_t>(expected.size())) << what;
   const std::vector<double> got = actual.to_vector<double>();
-  const double tol = tolerance(actual.dtype(), transcendental);
   int reported = 0;
   std::int64_t mismatches = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double e = expected[i], g = got[i];
     const bool ok = std::isnan(e)   ? std::isnan(g)
                     : std::isinf(e) ? g == e
-                                    : std::abs(g - e) <= tol * std::max(1.0, std::abs(e));
+                                    : std::abs(g - e) <= tolerances[i];
     if (ok) continue;
     ++mismatches;
     if (reported++ < 5)
       ADD_FAILURE() << what << ": element " << i << " is " << g << ", expected " << e
-                    << " (tolerance " << tol << ")";
+                    << " (tolerance " << tolerances[i] << ")";
   }
   EXPECT_EQ(mismatches, 0) << what << ": " << mismatches << " of " << got.size()
                            << " elements differ";

@@ -56,4 +56,14 @@ double tolerance(DType t, bool transcendental);
 void expect_close(const Array& actual, const std::vector<double>& expected, bool transcendental,
                   const std::string& what);
 
+// Absolute tolerance for a sum of `terms` (float64 host values) computed in dtype t, each term
+// good to tolerance(t, transcendental): rounding errors of either sign grow like the terms' L2
+// norm, and the accumulation adds about one rounding per halving (log2 of the count).
+double sum_tolerance(DType t, bool transcendental, const std::vector<double>& terms);
+
+// The same with an absolute tolerance per element, for results whose error a host model bounds
+// element by element (fused expressions, reductions).
+void expect_within(const Array& actual, const std::vector<double>& expected,
+                   const std::vector<double>& tolerances, const std::string& what);
+
 }  // namespace switchyard::conformance
