@@ -169,12 +169,13 @@ class KernelBuild {
 
   // An instruction, or the identical one emitted before (common subexpressions once).
   std::int32_t instruction(const ir::Instr& i) {
-    if (i.op == ir::OpCode::Cast) return k_.cast(i.a, i.dtype);
+    if (i.op == ir::OpCode::Cast && k_.dtype(i.a) == i.dtype) return i.a;
     for (const auto& [instr, value] : computed_)
       if (instr.op == i.op && instr.dtype == i.dtype && instr.a == i.a && instr.b == i.b &&
           instr.c == i.c)
         return value;
-    const std::int32_t value = ir::arity(i.op) == 3   ? k_.where(i.a, i.b, i.c)
+    const std::int32_t value = i.op == ir::OpCode::Cast  ? k_.cast(i.a, i.dtype)
+                               : ir::arity(i.op) == 3 ? k_.where(i.a, i.b, i.c)
                                : ir::arity(i.op) == 2 ? k_.binary(i.op, i.a, i.b, i.dtype)
                                                       : k_.unary(i.op, i.a, i.dtype);
     computed_.emplace_back(i, value);

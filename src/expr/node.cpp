@@ -1,6 +1,10 @@
 #include "expr/node.hpp"
 
+#include <algorithm>
 #include <mutex>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "expr/realize.hpp"
 
@@ -14,38 +18,77 @@ std::mutex& stripe(const Node* node) {
   return stripes[(reinterpret_cast<std::uintptr_t>(node) >> 6) % 64];
 }
 
-// Inputs a pending graph may gather before its largest operand is realised (the backends launch
-// at most 16); leaves used twice count twice, so this errs toward splitting early.
+// Distinct inputs a pending graph may gather before its largest operand is realised (the
+// backends launch at most 16).
 constexpr std::int32_t kMaxGraphInputs = 16;
 
-std::int32_t inputs_under(const Node& n) {
-  if (n.ready() || n.kind == NodeKind::Leaf) return 1;
-  return n.kind == NodeKind::Scalar ? 0 : n.input_count;
+bool is_source(const Node& n) {
+  return n.ready() || n.kind == NodeKind::Leaf || n.kind == NodeKind::Scalar;
 }
 
+std::int32_t inputs_under(const Node& n) {
+  if (n.kind == NodeKind::Scalar) return 0;
+  return is_source(n) ? 1 : n.input_count;
+}
+
+// Operations only: inputs and scalars are bounded by kMaxGraphInputs.
 std::int32_t size_under(const Node& n) {
-  return n.ready() ? 1 : n.graph_size;
+  return is_source(n) ? 0 : n.graph_size;
+}
+
+// The operations and distinct inputs of the graph under `root`, counted exactly; stops once both
+// are known to be past their bounds.
+std::pair<std::int32_t, std::int32_t> exact_counts(const Node& root) {
+  std::vector<const Node*> seen{&root};
+  std::vector<const Node*> inputs;
+  std::vector<NodePtr> stack;
+  for (const auto& o : root.operands)
+    if (o) stack.push_back(o);
+  std::int32_t operations = 1;
+  auto same_input = [](const Node* a, const Node* b) {
+    const Array &x = a->value(), &y = b->value();
+    return x.buffer() == y.buffer() && x.dtype() == y.dtype() && x.offset() == y.offset() &&
+           x.shape() == y.shape() && x.strides() == y.strides();
+  };
+  while (!stack.empty() && (operations <= kMaxGraphSize ||
+                            static_cast<std::int32_t>(inputs.size()) <= kMaxGraphInputs)) {
+    NodePtr n = std::move(stack.back());
+    stack.pop_back();
+    if (std::find(seen.begin(), seen.end(), n.get()) != seen.end()) continue;
+    seen.push_back(n.get());
+    if (n->kind == NodeKind::Scalar) continue;
+    if (is_source(*n)) {
+      if (std::none_of(inputs.begin(), inputs.end(),
+                       [&](const Node* i) { return same_input(i, n.get()); }))
+        inputs.push_back(n.get());
+      continue;
+    }
+    ++operations;
+    for (const NodePtr& o : n->pending_operands())
+      if (o) stack.push_back(o);
+  }
+  return {operations, static_cast<std::int32_t>(inputs.size())};
 }
 
 // Keeps a pending graph under one DeviceScope (operands made under another run there first),
-// within kMaxGraphSize nodes and kMaxGraphInputs inputs: realises the largest pending operands
-// until the new node fits. Each realisation is a fusion stop.
+// within kMaxGraphSize operations and kMaxGraphInputs distinct inputs: realises the largest
+// pending operands until the new node fits. Each realisation is a fusion stop. The counts add up
+// the operands' (a shared operand counts twice), and are recounted exactly when they pass a
+// bound, so reuse does not split a graph that fits.
 void bound(Node& n) {
   n.pin = runtime::pinned_candidate();
   for (const auto& o : n.operands)
-    if (o && o->kind != NodeKind::Scalar && !o->ready() && !same_pin(*o, n))
-      realize_for(o, FusionStop::DeviceScope);
+    if (o && !is_source(*o) && !same_pin(*o, n)) realize_for(o, FusionStop::DeviceScope);
   for (;;) {
     std::int32_t size = 1, inputs = 0;
     const NodePtr* largest = nullptr;
-    for (const auto& o : n.operands) {
+    for (const NodePtr& o : n.operands) {
       if (!o) continue;
       size += size_under(*o);
       inputs += inputs_under(*o);
-      if (!o->ready() && o->kind != NodeKind::Leaf && o->kind != NodeKind::Scalar &&
-          (!largest || o->graph_size > (*largest)->graph_size))
-        largest = &o;
+      if (!is_source(*o) && (!largest || o->graph_size > (*largest)->graph_size)) largest = &o;
     }
+    if (size > kMaxGraphSize || inputs > kMaxGraphInputs) std::tie(size, inputs) = exact_counts(n);
     n.graph_size = size;
     n.input_count = inputs;
     if ((size <= kMaxGraphSize && inputs <= kMaxGraphInputs) || !largest) return;

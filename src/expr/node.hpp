@@ -46,7 +46,7 @@ struct Node {
   // The device a DeviceScope pinned the thread to when the node was made (device null: none).
   // The node runs there, whenever it is realised; one pending graph never mixes two pins.
   runtime::Candidate pin;
-  std::int32_t graph_size = 1;   // nodes under this one, repeats counted: bounds pending graphs
+  std::int32_t graph_size = 1;   // operations under this one, repeats counted: bounds graphs
   std::int32_t input_count = 0;  // inputs under this one, repeats counted
 
   bool ready() const { return ready_.load(std::memory_order_acquire); }
@@ -77,8 +77,9 @@ NodePtr make_cast(NodePtr a, DType dtype);  // a itself when it has the dtype al
 NodePtr make_reduce(ReduceSpec spec, DType dtype, const Shape& shape, NodePtr a);
 NodePtr make_view(NodePtr a, const Shape& shape, std::function<Array(const Array&)> view);
 
-// Pending graphs larger than this are realised before they grow further: the fused kernel and
-// its compile stay small, and a loop that never reads its result cannot grow without end.
+// Pending graphs of more operations than this are realised before they grow further: the fused
+// kernel and its compile stay small, and a loop that never reads its result cannot grow without
+// end.
 inline constexpr std::int32_t kMaxGraphSize = 64;
 
 }  // namespace switchyard::expr
