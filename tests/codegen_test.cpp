@@ -75,7 +75,8 @@ std::vector<std::pair<std::string, cl_uint>> expected_entries(const ir::Kernel& 
   for (const auto& in : k.inputs) operands += in.layout == Layout::Strided ? 3 : 2;
   if (!k.has_reduction)
     return {{"sy_map", 3 + operands + 2 * static_cast<cl_uint>(k.outputs.size())}};
-  const bool arg = k.reduction.op == ir::ReduceOp::ArgMin || k.reduction.op == ir::ReduceOp::ArgMax;
+  const bool arg =
+      k.reductions[0].op == ir::ReduceOp::ArgMin || k.reductions[0].op == ir::ReduceOp::ArgMax;
   return {{"sy_reduce_partial", 5 + operands + (arg ? 4 : 2)},
           {"sy_reduce_final", arg ? 6u : 5u},
           {"sy_reduce_rows", 4 + operands + 2}};
@@ -211,7 +212,7 @@ TEST_F(CodegenOpenCL, EveryReductionBuilds) {
       const Target target{Dialect::OpenCL, cl_->fp64(), 8, 64, true};
       const ir::Kernel k = reduction(t, static_cast<ir::ReduceOp>(op));
       EXPECT_EQ(cl_->check(codegen::render(k, target), k), "")
-          << name(t) << " " << ir::name(k.reduction.op);
+          << name(t) << " " << ir::name(k.reductions[0].op);
     }
 }
 

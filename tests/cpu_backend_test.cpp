@@ -762,7 +762,7 @@ TEST(CpuReduce, LastAxisRowsShortLongAndEmpty) {
         DeviceArray x(t, n), out(ir::reduce_result(op, t), row_count);
         fill_for(op, t, x, n, 11);
         if (n > 100 && is_floating(t)) x.set(n / 2, kNaN);
-        launch(reduce_kernel(t, op, ReduceOver::LastAxis), shape, {x.contiguous(shape)},
+        launch(reduce_kernel(t, op, ReduceOver::TrailingAxes), shape, {x.contiguous(shape)},
                {out.contiguous({row_count})});
         for (std::int64_t r = 0; r < row_count; ++r) {
           const std::string where = std::string(ir::name(op)) + " " + std::string(name(t)) + " " +
@@ -781,7 +781,7 @@ TEST(CpuReduce, FusedReductionOverTransposedInput) {
   KernelBuilder b;
   b.output(b.binary(OpCode::Mul, b.load(DType::Float64, Layout::Strided), b.scalar(DType::Float64),
                     DType::Float64));
-  b.reduce(ReduceOp::Sum, ReduceOver::LastAxis);
+  b.reduce(ReduceOp::Sum, ReduceOver::TrailingAxes);
   launch(b.build(), {rows, cols}, {x.strided({1, rows})}, {out.contiguous({rows})},
          {ScalarValue{DType::Float64, 2, 0}});
   for (std::int64_t r = 0; r < rows; ++r) {

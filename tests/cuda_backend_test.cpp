@@ -195,7 +195,7 @@ TEST(CudaCompiler, GeneratedKernelsCompileToCubinsForSm90) {
   }
   for (ir::ReduceOp op : {ir::ReduceOp::Sum, ir::ReduceOp::ArgMax}) {
     const auto image = cuda::compile(
-        codegen::render(reduction_kernel(DType::Float32, op, ir::ReduceOver::LastAxis),
+        codegen::render(reduction_kernel(DType::Float32, op, ir::ReduceOver::TrailingAxes),
                         cuda_target()),
         sm90);
     EXPECT_TRUE(is_elf(image));
@@ -379,7 +379,7 @@ TEST_F(CudaDevice, ReductionsMatchTheHost) {
   EXPECT_NEAR(download<double>(dsum, 1)[0], want, 1e-9 * want);
 
   auto argmax = device_->prepare(
-      reduction_kernel(DType::Float64, ir::ReduceOp::ArgMax, ir::ReduceOver::LastAxis));
+      reduction_kernel(DType::Float64, ir::ReduceOp::ArgMax, ir::ReduceOver::TrailingAxes));
   const DeviceMemory didx = device_->allocate(rows * sizeof(std::int64_t));
   const Operand idx_out[] = {{didx, DType::Int64, 0, {}}};
   device_->launch(*argmax, LaunchArgs{shape, inputs, {}, idx_out});

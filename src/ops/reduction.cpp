@@ -32,7 +32,7 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<int> axis) {
   const runtime::LaunchInput in = runtime::launch_input(source, source.shape());
   ir::KernelBuilder k;
   k.output(k.load(a.dtype(), in.layout));
-  k.reduce(op, axis ? ir::ReduceOver::LastAxis : ir::ReduceOver::All);
+  k.reduce(op, axis ? ir::ReduceOver::TrailingAxes : ir::ReduceOver::All);
   return runtime::run(k.build(), source.shape(), out_shape, std::span(&in, 1));
 }
 

@@ -295,7 +295,7 @@ std::string kernel_label(const ir::Kernel& kernel) {
     label += ir::name(i.op);
   }
   if (kernel.has_reduction)
-    label += (label.empty() ? "" : ",") + std::string(ir::name(kernel.reduction.op));
+    label += (label.empty() ? "" : ",") + std::string(ir::name(kernel.reductions[0].op));
   if (label.empty()) label = "copy";
   return label + " " + std::string(name(kernel.outputs[0].dtype));
 }
@@ -315,14 +315,14 @@ const std::string& cached_label(const ir::Kernel& kernel, std::uint64_t hash) {
 Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
           std::span<const LaunchInput> inputs, std::span<const ScalarValue> scalars) {
   const DType out_dtype = kernel.has_reduction
-                              ? ir::reduce_result(kernel.reduction.op, kernel.outputs[0].dtype)
+                              ? ir::reduce_result(kernel.reductions[0].op, kernel.outputs[0].dtype)
                               : kernel.outputs[0].dtype;
   const std::size_t out_bytes = byte_count(out_shape, out_dtype);
   const std::int64_t elements = element_count(shape);
   if (elements == 0) {
     Array out(Buffer::allocate_host(out_bytes), out_dtype, out_shape, contiguous_strides(out_shape),
               0);
-    if (kernel.has_reduction) fill_identity(out, kernel.reduction.op);
+    if (kernel.has_reduction) fill_identity(out, kernel.reductions[0].op);
     return out;
   }
   constexpr std::size_t kMaxInputs = 16;

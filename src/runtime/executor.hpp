@@ -30,7 +30,7 @@ const Candidate& pinned_candidate();
 void pin_candidate(const Candidate& candidate);
 
 // Runs a one-output kernel over `shape`; the output has `out_shape` (shape itself for
-// elementwise kernels, shape without its last axis for LastAxis reductions, () for All).
+// elementwise kernels, shape without its last axis for TrailingAxes reductions, () for All).
 Array run(const ir::Kernel& kernel, const Shape& shape, const Shape& out_shape,
           std::span<const LaunchInput> inputs, std::span<const ScalarValue> scalars = {});
 
