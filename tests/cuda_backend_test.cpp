@@ -20,6 +20,7 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_memory_pool.hpp"
 #include "codegen/codegen.hpp"
+#include "multi_reduction_cases.hpp"
 #include "runtime/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
@@ -390,6 +391,13 @@ TEST_F(CudaDevice, ReductionsMatchTheHost) {
       if (x[r * cols + j] * x[r * cols + j] > x[r * cols + best] * x[r * cols + best]) best = j;
     EXPECT_EQ(got[r], best) << "row " << r;
   }
+}
+
+TEST_F(CudaDevice, MultiReductionsMatchFloat64) {
+  for (const auto& c : testing_support::multi_reduction_cases(true))
+    testing_support::expect_case_matches(*device_, c);
+  for (const auto& c : testing_support::large_multi_reduction_cases())
+    testing_support::expect_case_matches(*device_, c);
 }
 
 template <class T>

@@ -15,6 +15,7 @@
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
+#include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
 
@@ -381,6 +382,11 @@ std::vector<ReduceCase> reduce_cases() {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, Reductions, ::testing::ValuesIn(reduce_cases()));
+
+TEST_F(OpenCLBackend, MultiReductionsMatchFloat64) {
+  for (const auto& c : testing_support::multi_reduction_cases(device_->info().fp64))
+    testing_support::expect_case_matches(*device_, c);
+}
 
 TEST_F(OpenCLBackend, IntegerAndBoolSumsWidenToInt64) {
   const std::int64_t n = (1 << 20) + 3;
