@@ -1,11 +1,14 @@
 // Elementwise and reduction throughput on the CPU, beside the triad ceiling measured in the same
 // run: float32 a+b, a*b+sin(c) as one fused three-operation kernel and as three one-operation
-// kernels (NumPy's way), and sum; then the cost of one tiny eager op. bench/run.sh prints GB/s
-// and the ratios.
+// kernels (NumPy's way), sum, and sum beside sum of squares in one kernel; then the cost of one
+// tiny eager op. bench/run.sh prints GB/s and the ratios.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <memory>
 #include <vector>
 
+#include "backends/cpu/cpu_backend.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/switchyard.hpp"
 #include "triad.hpp"
@@ -75,6 +78,35 @@ void BM_Sum(benchmark::State& state) {
   set_bytes(state, 1);
 }
 
+// sum(x) and sum(x*x) folded by one kernel, launched on the CPU device directly: both folds
+// read each block of x while it is in cache, so the pair costs one pass over memory.
+void BM_SumAndSumOfSquares(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  static const std::unique_ptr<sy::Backend> backend = sy::cpu::make_backend();
+  sy::Device& cpu = *backend->devices().front();
+  const auto t = sy::DType::Float32;
+  const sy::DeviceMemory x = cpu.allocate(n * sizeof(float)),
+                         sums = cpu.allocate(2 * sizeof(float));
+  std::fill_n(static_cast<float*>(x.handle), n, 0.5f);
+  sy::ir::KernelBuilder k;
+  const auto v = k.load(t, sy::ir::Layout::Contiguous);
+  k.output(v);
+  k.reduce(sy::ir::ReduceOp::Sum, sy::ir::ReduceOver::All);
+  k.output(k.binary(sy::ir::OpCode::Mul, v, v, t));
+  k.reduce(sy::ir::ReduceOp::Sum, sy::ir::ReduceOver::All);
+  const auto exe = cpu.prepare(k.build());
+  const sy::Shape shape{n};
+  const sy::Operand in[] = {{x, t, 0, sy::contiguous_strides(shape)}};
+  const sy::Operand out[] = {{sums, t, 0, {}}, {sums, t, 1, {}}};
+  for (auto _ : state) {
+    cpu.launch(*exe, sy::LaunchArgs{shape, in, {}, out});
+    benchmark::DoNotOptimize(sums.handle);
+  }
+  cpu.free(x);
+  cpu.free(sums);
+  set_bytes(state, 1);
+}
+
 // The whole cost of one tiny eager op: IR build, hash, cache lookup, placement, allocation, launch.
 void BM_TinyEagerAdd(benchmark::State& state) {
   const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
@@ -98,6 +130,7 @@ BENCHMARK(BM_Add)->Apply(sizes);
 BENCHMARK(BM_MulAddSinFused)->Apply(sizes);
 BENCHMARK(BM_MulAddSinThreePasses)->Apply(sizes);
 BENCHMARK(BM_Sum)->Apply(sizes);
+BENCHMARK(BM_SumAndSumOfSquares)->Apply(sizes);
 BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerAddPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

@@ -1,7 +1,10 @@
 #include "backends/cpu/cpu_program.hpp"
 
+#include <hwy/cache_control.h>
+
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "backends/cpu/element_ops.hpp"
 
@@ -199,6 +202,24 @@ Program::Program(const ir::Kernel& k) {
     const ir::ReduceOp op = k.reductions[o].op;
     folds_.push_back(
         {k.outputs[o].value, fold_for(op, t), size_of(t), size_of(ir::reduce_result(op, t))});
+  }
+  // Passes over each block: every step that computes or gathers, and every fold.
+  const auto is_contiguous = [](const Step& s) { return s.kind == StepKind::ContiguousLoad; };
+  const auto passes = block_steps_.size() -
+                      std::count_if(block_steps_.begin(), block_steps_.end(), is_contiguous) +
+                      folds_.size();
+  if (passes > 1)
+    std::copy_if(block_steps_.begin(), block_steps_.end(), std::back_inserter(prefetched_),
+                 is_contiguous);
+  for (const Step& s : prefetched_) prefetched_bytes_ += s.element_bytes;
+}
+
+void Program::prefetch(const LaunchArgs& args, std::int64_t start, std::int64_t n) const {
+  constexpr std::int64_t kLineBytes = 64;
+  for (const Step& s : prefetched_) {
+    const auto* first =
+        reinterpret_cast<const char*>(element_at(args.inputs[s.source], start, s.element_bytes));
+    for (std::int64_t b = 0; b < n * s.element_bytes; b += kLineBytes) hwy::Prefetch(first + b);
   }
 }
 

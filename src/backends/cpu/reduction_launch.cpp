@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_launch.hpp"
+#include "core/host_info.hpp"
 
 namespace switchyard::cpu {
 namespace {
@@ -16,10 +17,37 @@ namespace {
 // launch ran inline.
 constexpr std::int64_t kChunkElements = 16 * kBlockElements;
 
+// Elements folded between two rounds of prefetches of the next block. Spread over the folds,
+// the prefetches keep memory busy without stalling on the core's miss buffers; all at once
+// before the folds they gain nothing (measured), and pieces of 512 or 1024 do alike.
+constexpr std::int64_t kFoldPiece = 1024;
+
+std::uint64_t largest_cache_bytes() {
+  static const std::uint64_t bytes = [] {
+    std::uint64_t largest = 0;
+    for (const CacheLevel& c : host_info().caches) largest = std::max(largest, c.bytes);
+    return largest;
+  }();
+  return bytes;
+}
+
+// Prefetching the next block pays only when the data comes from memory. Measured on Zen 3 with
+// sum(x) beside sum(x*x), float32, one thread: from DRAM it saves a fifth (0.37 → 0.29 ns per
+// element), from cache it costs a tenth (0.25 → 0.28). A launch that reads more than the
+// largest cache mostly comes from memory.
+bool worth_prefetching(const Program& p, const LaunchArgs& args) {
+  const std::uint64_t per_element = p.prefetched_bytes_per_element();
+  return per_element > 0 && static_cast<std::uint64_t>(element_count(args.shape)) * per_element >
+                                largest_cache_bytes();
+}
+
 class Reduction {
  public:
   Reduction(const Program& p, const LaunchArgs& args)
-      : p_(p), args_(args), r_(ir::folded_rows(p.reduction(), args.shape)) {}
+      : p_(p),
+        args_(args),
+        r_(ir::folded_rows(p.reduction(), args.shape)),
+        prefetch_(worth_prefetching(p, args)) {}
 
   void run() const {
     if (r_.rows == 0) return;
@@ -33,10 +61,22 @@ class Reduction {
   }
 
  private:
-  // Folds values [offset, offset + n) of the block run_block just computed, at positions
-  // `position`.. of their row, into one Partial per output.
-  void fold_values(Workspace& w, std::int64_t offset, std::int64_t n, std::int64_t position,
-                   std::span<Partial> acc) const {
+  // Folds values [offset, offset + n) of the block run_block just computed at `start`, at
+  // positions `position`.. of their row, into one Partial per output. When prefetching, the
+  // same elements of the next block are fetched piece by piece in between, so memory keeps
+  // streaming while the folds compute from cache.
+  void fold_values(Workspace& w, std::int64_t start, std::int64_t offset, std::int64_t n,
+                   std::int64_t position, std::span<Partial> acc) const {
+    if (!prefetch_) return fold_piece(w, offset, n, position, acc);
+    for (std::int64_t done = 0; done < n; done += kFoldPiece) {
+      const std::int64_t count = std::min(kFoldPiece, n - done);
+      p_.prefetch(args_, start + kBlockElements + offset + done, count);
+      fold_piece(w, offset + done, count, position + done, acc);
+    }
+  }
+
+  void fold_piece(Workspace& w, std::int64_t offset, std::int64_t n, std::int64_t position,
+                  std::span<Partial> acc) const {
     for (std::size_t f = 0; f < acc.size(); ++f)
       p_.folds()[f].fold.block(p_.folded_values(w, f, offset), n, position, acc[f]);
   }
@@ -73,7 +113,7 @@ class Reduction {
       for (std::int64_t start = begin; start < end; start += kBlockElements) {
         const std::int64_t n = std::min(kBlockElements, end - start);
         p_.run_block(args_, w, start, n);
-        fold_values(w, 0, n, first + (start - begin), part(item));
+        fold_values(w, start, 0, n, first + (start - begin), part(item));
       }
     };
     if (runs_inline(p_, args_, r_.rows * r_.length)) {
@@ -104,7 +144,7 @@ class Reduction {
         p_.run_block(args_, w, start, n);
         for (std::int64_t done = 0; done < n;) {
           const std::int64_t segment = std::min(n - done, r_.length - position);
-          fold_values(w, done, segment, position, acc);
+          fold_values(w, start, done, segment, position, acc);
           done += segment;
           position += segment;
           if (position == r_.length) {
@@ -126,6 +166,7 @@ class Reduction {
   const Program& p_;
   const LaunchArgs& args_;
   const ir::FoldedRows r_;
+  const bool prefetch_;
 };
 
 }  // namespace
