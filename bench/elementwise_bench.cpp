@@ -1,7 +1,7 @@
 // Elementwise and reduction throughput on the CPU, beside the triad ceiling measured in the same
 // run: float32 a+b, a*b+sin(c) as one fused three-operation kernel and as three one-operation
-// kernels (NumPy's way), and sum; then the cost of one tiny eager op. bench/run.sh prints GB/s
-// and the ratios.
+// kernels (NumPy's way), sum, and sum beside sum of squares in one kernel; then the cost of one
+// tiny eager op. bench/run.sh prints GB/s and the ratios.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -68,6 +68,14 @@ void BM_Sum(benchmark::State& state) {
   set_bytes(state, 1);
 }
 
+// sum(x) and sum(x*x) realised together: one kernel folds both from each block of x while it is
+// in cache, so the pair costs one pass over memory.
+void BM_SumAndSumOfSquares(benchmark::State& state) {
+  const sy::Array x = sy::Array::uniform({state.range(0)}, 1);
+  for (auto _ : state) sy::eval(sy::sum(x), sy::sum(x * x));
+  set_bytes(state, 1);
+}
+
 // The whole cost of one tiny eager op: IR build, hash, cache lookup, placement, allocation, launch.
 void BM_TinyEagerAdd(benchmark::State& state) {
   const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
@@ -91,6 +99,7 @@ BENCHMARK(BM_Add)->Apply(sizes);
 BENCHMARK(BM_MulAddSinFused)->Apply(sizes);
 BENCHMARK(BM_MulAddSinThreePasses)->Apply(sizes);
 BENCHMARK(BM_Sum)->Apply(sizes);
+BENCHMARK(BM_SumAndSumOfSquares)->Apply(sizes);
 BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerAddPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

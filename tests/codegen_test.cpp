@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "codegen/codegen.hpp"
@@ -69,16 +70,37 @@ ir::Kernel reduction(DType t, ir::ReduceOp op) {
   return b.build();
 }
 
+// Five folds of different ops and result dtypes in one kernel: the values, a product, a bool
+// count, an arg op and an int32 min, each with its own state, tree and arguments.
+ir::Kernel several_reductions(DType t, ir::ReduceOver over) {
+  KernelBuilder b;
+  const auto x = b.load(t, Layout::Contiguous), y = b.load(t, Layout::Strided);
+  const int axes = over == ir::ReduceOver::All ? 1 : 2;
+  for (auto [value, op] : {std::pair(x, ir::ReduceOp::Sum),
+                           std::pair(b.binary(OpCode::Mul, x, y, t), ir::ReduceOp::Sum),
+                           std::pair(b.binary(OpCode::Gt, x, y, DType::Bool), ir::ReduceOp::Sum),
+                           std::pair(y, ir::ReduceOp::ArgMax),
+                           std::pair(b.cast(x, DType::Int32), ir::ReduceOp::Min)}) {
+    b.output(value);
+    b.reduce(op, over, axes);
+  }
+  return b.build();
+}
+
 // Arguments codegen.hpp's ABI gives each entry point of `k`.
 std::vector<std::pair<std::string, cl_uint>> expected_entries(const ir::Kernel& k) {
   cl_uint operands = static_cast<cl_uint>(k.scalars.size());
   for (const auto& in : k.inputs) operands += in.layout == Layout::Strided ? 3 : 2;
   if (!k.has_reduction)
     return {{"sy_map", 3 + operands + 2 * static_cast<cl_uint>(k.outputs.size())}};
-  const bool arg = k.reduction.op == ir::ReduceOp::ArgMin || k.reduction.op == ir::ReduceOp::ArgMax;
-  return {{"sy_reduce_partial", 5 + operands + (arg ? 4 : 2)},
-          {"sy_reduce_final", arg ? 6u : 5u},
-          {"sy_reduce_rows", 4 + operands + 2}};
+  cl_uint partial = 5 + operands, final = 2, rows = 4 + operands;
+  for (const auto& r : k.reductions) {
+    const bool arg = r.op == ir::ReduceOp::ArgMin || r.op == ir::ReduceOp::ArgMax;
+    partial += arg ? 4 : 2;  // partials [, partial indices], each with an offset
+    final += arg ? 4 : 3;    // partials [, partial indices], out, out offset
+    rows += 2;               // out, out offset
+  }
+  return {{"sy_reduce_partial", partial}, {"sy_reduce_final", final}, {"sy_reduce_rows", rows}};
 }
 
 class OpenCLCompiler {
@@ -211,8 +233,18 @@ TEST_F(CodegenOpenCL, EveryReductionBuilds) {
       const Target target{Dialect::OpenCL, cl_->fp64(), 8, 64, true};
       const ir::Kernel k = reduction(t, static_cast<ir::ReduceOp>(op));
       EXPECT_EQ(cl_->check(codegen::render(k, target), k), "")
-          << name(t) << " " << ir::name(k.reduction.op);
+          << name(t) << " " << ir::name(k.reductions[0].op);
     }
+}
+
+TEST_F(CodegenOpenCL, SeveralReductionsBuildAtEveryWidth) {
+  for (DType t : types())
+    for (ir::ReduceOver over : {ir::ReduceOver::All, ir::ReduceOver::TrailingAxes})
+      for (int width : {1, 16}) {
+        const Target target{Dialect::OpenCL, cl_->fp64(), width, 64, width > 1};
+        const ir::Kernel k = several_reductions(t, over);
+        EXPECT_EQ(cl_->check(codegen::render(k, target), k), "") << name(t) << " width " << width;
+      }
 }
 
 TEST_F(CodegenOpenCL, ScalarGpuStyleReductionBuilds) {
@@ -249,6 +281,13 @@ TEST_F(CodegenCuda, EveryReductionBuilds) {
                 "")
           << name(t) << " op " << op;
     }
+}
+
+TEST_F(CodegenCuda, SeveralReductionsBuild) {
+  const Target target{Dialect::Cuda, true, 1, 256, false};
+  for (DType t : kAllTypes)
+    for (ir::ReduceOver over : {ir::ReduceOver::All, ir::ReduceOver::TrailingAxes})
+      EXPECT_EQ(nvrtc_->check(codegen::render(several_reductions(t, over), target)), "") << name(t);
 }
 
 TEST(Codegen, Float64OnATargetWithoutItIsADTypeError) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
 
@@ -762,7 +763,7 @@ TEST(CpuReduce, LastAxisRowsShortLongAndEmpty) {
         DeviceArray x(t, n), out(ir::reduce_result(op, t), row_count);
         fill_for(op, t, x, n, 11);
         if (n > 100 && is_floating(t)) x.set(n / 2, kNaN);
-        launch(reduce_kernel(t, op, ReduceOver::LastAxis), shape, {x.contiguous(shape)},
+        launch(reduce_kernel(t, op, ReduceOver::TrailingAxes), shape, {x.contiguous(shape)},
                {out.contiguous({row_count})});
         for (std::int64_t r = 0; r < row_count; ++r) {
           const std::string where = std::string(ir::name(op)) + " " + std::string(name(t)) + " " +
@@ -781,7 +782,7 @@ TEST(CpuReduce, FusedReductionOverTransposedInput) {
   KernelBuilder b;
   b.output(b.binary(OpCode::Mul, b.load(DType::Float64, Layout::Strided), b.scalar(DType::Float64),
                     DType::Float64));
-  b.reduce(ReduceOp::Sum, ReduceOver::LastAxis);
+  b.reduce(ReduceOp::Sum, ReduceOver::TrailingAxes);
   launch(b.build(), {rows, cols}, {x.strided({1, rows})}, {out.contiguous({rows})},
          {ScalarValue{DType::Float64, 2, 0}});
   for (std::int64_t r = 0; r < rows; ++r) {
@@ -805,6 +806,29 @@ TEST(CpuReduce, ResultDoesNotDependOnThreads) {
     launch(k, {n}, {x.contiguous({n})}, {parallel_sum.contiguous({1})});
   }
   EXPECT_EQ(inline_sum.get(0), parallel_sum.get(0));
+}
+
+// ---- kernels that fold several outputs (multi_reduction_cases.hpp)
+
+TEST(CpuMultiReduce, EveryCaseMatchesFloat64) {
+  for (const auto& c : testing_support::multi_reduction_cases(true))
+    testing_support::expect_case_matches(cpu(), c);
+}
+
+TEST(CpuMultiReduce, InputsLargerThanTheCachesMatchFloat64) {
+  for (const auto& c : testing_support::large_multi_reduction_cases())
+    testing_support::expect_case_matches(cpu(), c);
+}
+
+TEST(CpuMultiReduce, ResultsDoNotDependOnThreads) {
+  auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  for (const auto& c : testing_support::large_multi_reduction_cases()) {
+    const auto alone = testing_support::run_case(cpu(), c, Parallelism::Inline);
+    const auto spread = testing_support::run_case(cpu(), c, Parallelism::Parallel);
+    for (std::size_t o = 0; o < alone.size(); ++o)
+      for (std::size_t r = 0; r < alone[o].size(); ++r)
+        ASSERT_PRED2(same, alone[o][r], spread[o][r]) << c.name << " output " << o << " row " << r;
+  }
 }
 
 // ---- library ops

@@ -20,6 +20,7 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_memory_pool.hpp"
 #include "codegen/codegen.hpp"
+#include "multi_reduction_cases.hpp"
 #include "runtime/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
@@ -195,7 +196,7 @@ TEST(CudaCompiler, GeneratedKernelsCompileToCubinsForSm90) {
   }
   for (ir::ReduceOp op : {ir::ReduceOp::Sum, ir::ReduceOp::ArgMax}) {
     const auto image = cuda::compile(
-        codegen::render(reduction_kernel(DType::Float32, op, ir::ReduceOver::LastAxis),
+        codegen::render(reduction_kernel(DType::Float32, op, ir::ReduceOver::TrailingAxes),
                         cuda_target()),
         sm90);
     EXPECT_TRUE(is_elf(image));
@@ -379,7 +380,7 @@ TEST_F(CudaDevice, ReductionsMatchTheHost) {
   EXPECT_NEAR(download<double>(dsum, 1)[0], want, 1e-9 * want);
 
   auto argmax = device_->prepare(
-      reduction_kernel(DType::Float64, ir::ReduceOp::ArgMax, ir::ReduceOver::LastAxis));
+      reduction_kernel(DType::Float64, ir::ReduceOp::ArgMax, ir::ReduceOver::TrailingAxes));
   const DeviceMemory didx = device_->allocate(rows * sizeof(std::int64_t));
   const Operand idx_out[] = {{didx, DType::Int64, 0, {}}};
   device_->launch(*argmax, LaunchArgs{shape, inputs, {}, idx_out});
@@ -390,6 +391,13 @@ TEST_F(CudaDevice, ReductionsMatchTheHost) {
       if (x[r * cols + j] * x[r * cols + j] > x[r * cols + best] * x[r * cols + best]) best = j;
     EXPECT_EQ(got[r], best) << "row " << r;
   }
+}
+
+TEST_F(CudaDevice, MultiReductionsMatchFloat64) {
+  for (const auto& c : testing_support::multi_reduction_cases(true))
+    testing_support::expect_case_matches(*device_, c);
+  for (const auto& c : testing_support::large_multi_reduction_cases())
+    testing_support::expect_case_matches(*device_, c);
 }
 
 template <class T>

@@ -1,5 +1,8 @@
-// Kernel IR: building, validation and the stable hash.
+// Kernel IR: building, validation, the stable hash and how reductions split a launch.
 #include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
 
 #include "expr/kernel_ir.hpp"
 #include "switchyard/error.hpp"
@@ -15,18 +18,46 @@ Kernel axpb_sin(DType t, Layout layout = Layout::Contiguous) {
   return b.build();
 }
 
+// x and x*x of one float input, each an output: the shape of sum(x) beside sum(x*x).
+Kernel two_outputs(DType t) {
+  KernelBuilder b;
+  const auto x = b.load(t, Layout::Contiguous);
+  b.output(x);
+  b.output(b.binary(OpCode::Mul, x, x, t));
+  return b.build();
+}
+
+Kernel folded(Kernel k, std::vector<Reduction> reductions) {
+  k.has_reduction = true;
+  k.reductions = std::move(reductions);
+  return k;
+}
+
 TEST(KernelIR, HashIsStableAndSensitiveToEveryField) {
   const Kernel k = axpb_sin(DType::Float32);
   EXPECT_EQ(k.hash(), axpb_sin(DType::Float32).hash());
   EXPECT_NE(k.hash(), axpb_sin(DType::Float64).hash());
   EXPECT_NE(k.hash(), axpb_sin(DType::Float32, Layout::Strided).hash());
-  Kernel reduced = k;
-  reduced.has_reduction = true;
-  reduced.reduction = {ReduceOp::Sum, ReduceOver::All};
+  const Kernel reduced = folded(k, {{ReduceOp::Sum, ReduceOver::All}});
   EXPECT_NE(k.hash(), reduced.hash());
-  Kernel other_reduction = reduced;
-  other_reduction.reduction.over = ReduceOver::LastAxis;
-  EXPECT_NE(reduced.hash(), other_reduction.hash());
+  EXPECT_NE(reduced.hash(), folded(k, {{ReduceOp::Sum, ReduceOver::TrailingAxes}}).hash());
+  EXPECT_NE(folded(k, {{ReduceOp::Sum, ReduceOver::TrailingAxes, 1}}).hash(),
+            folded(k, {{ReduceOp::Sum, ReduceOver::TrailingAxes, 2}}).hash());
+}
+
+TEST(KernelIR, HashCoversEveryReduction) {
+  const Kernel k = two_outputs(DType::Float32);
+  const Reduction sum{ReduceOp::Sum, ReduceOver::TrailingAxes, 2};
+  const Kernel sums = folded(k, {sum, sum});
+  EXPECT_EQ(sums.hash(), folded(k, {sum, sum}).hash());
+  EXPECT_NE(sums.hash(), folded(k, {sum, {ReduceOp::Max, ReduceOver::TrailingAxes, 2}}).hash());
+  EXPECT_NE(sums.hash(), folded(k, {{ReduceOp::Max, ReduceOver::TrailingAxes, 2}, sum}).hash());
+  EXPECT_NE(sums.hash(), folded(k, {{ReduceOp::Sum, ReduceOver::TrailingAxes, 3},
+                                    {ReduceOp::Sum, ReduceOver::TrailingAxes, 3}})
+                             .hash());
+  Kernel one_output = folded(k, {sum});
+  one_output.outputs.pop_back();
+  EXPECT_NE(sums.hash(), one_output.hash());
 }
 
 TEST(KernelIR, ValidationRejectsBadOperands) {
@@ -36,10 +67,59 @@ TEST(KernelIR, ValidationRejectsBadOperands) {
   Kernel no_out = axpb_sin(DType::Float32);
   no_out.outputs.clear();
   EXPECT_THROW(no_out.validate(), ValueError);
-  Kernel two_reduced = axpb_sin(DType::Float32);
-  two_reduced.outputs.push_back(two_reduced.outputs[0]);
-  two_reduced.has_reduction = true;
-  EXPECT_THROW(two_reduced.validate(), ValueError);
+}
+
+TEST(KernelIR, ValidationWantsOneReductionPerOutputOverTheSameElements) {
+  const Kernel k = two_outputs(DType::Float32);
+  const Reduction sum{ReduceOp::Sum, ReduceOver::TrailingAxes, 2};
+  EXPECT_NO_THROW(folded(k, {sum, {ReduceOp::ArgMax, ReduceOver::TrailingAxes, 2}}).validate());
+  EXPECT_THROW(folded(k, {sum}).validate(), ValueError);
+  EXPECT_THROW(folded(k, {sum, sum, sum}).validate(), ValueError);
+  EXPECT_THROW(folded(k, {}).validate(), ValueError);
+  EXPECT_THROW(folded(k, {sum, {ReduceOp::Sum, ReduceOver::All, 2}}).validate(), ValueError);
+  EXPECT_THROW(folded(k, {sum, {ReduceOp::Sum, ReduceOver::TrailingAxes, 1}}).validate(),
+               ValueError);
+  const Reduction none{ReduceOp::Sum, ReduceOver::TrailingAxes, 0};
+  EXPECT_THROW(folded(k, {none, none}).validate(), ValueError);
+  Kernel unflagged = folded(k, {sum, sum});
+  unflagged.has_reduction = false;
+  EXPECT_THROW(unflagged.validate(), ValueError);
+}
+
+TEST(KernelIR, BuilderFoldsOutputsInOrder) {
+  KernelBuilder b;
+  const auto x = b.load(DType::Float32, Layout::Contiguous);
+  b.output(x);
+  b.reduce(ReduceOp::Min, ReduceOver::TrailingAxes, 3);
+  b.output(x);
+  b.reduce(ReduceOp::ArgMax, ReduceOver::TrailingAxes, 3);
+  const Kernel k = b.build();
+  ASSERT_TRUE(k.has_reduction);
+  ASSERT_EQ(k.reductions.size(), 2u);
+  EXPECT_EQ(k.reductions[0].op, ReduceOp::Min);
+  EXPECT_EQ(k.reductions[1].op, ReduceOp::ArgMax);
+  EXPECT_EQ(k.reductions[1].axes, 3);
+
+  KernelBuilder unfolded;
+  unfolded.output(unfolded.load(DType::Float32, Layout::Contiguous));
+  unfolded.output(unfolded.load(DType::Float32, Layout::Contiguous));
+  unfolded.reduce(ReduceOp::Sum, ReduceOver::All);
+  EXPECT_THROW(unfolded.build(), ValueError);
+}
+
+TEST(KernelIR, FoldedRowsSplitTheLaunchShape) {
+  auto rows = [](ReduceOver over, std::int32_t axes, const Shape& shape) {
+    const FoldedRows r = folded_rows({ReduceOp::Sum, over, axes}, shape);
+    return std::to_string(r.rows) + " rows of " + std::to_string(r.length);
+  };
+  EXPECT_EQ(rows(ReduceOver::All, 1, {2, 3, 4}), "1 rows of 24");
+  EXPECT_EQ(rows(ReduceOver::TrailingAxes, 1, {2, 3, 4}), "6 rows of 4");
+  EXPECT_EQ(rows(ReduceOver::TrailingAxes, 2, {2, 3, 4}), "2 rows of 12");
+  EXPECT_EQ(rows(ReduceOver::TrailingAxes, 3, {2, 3, 4}), "1 rows of 24");
+  EXPECT_EQ(rows(ReduceOver::TrailingAxes, 2, {5, 0, 4}), "5 rows of 0");
+  EXPECT_EQ(rows(ReduceOver::TrailingAxes, 1, {0, 4}), "0 rows of 4");
+  EXPECT_EQ(rows(ReduceOver::All, 1, {0}), "1 rows of 0");
+  EXPECT_EQ(rows(ReduceOver::TrailingAxes, 1, {}), "1 rows of 1");
 }
 
 TEST(KernelIR, CountsWork) {

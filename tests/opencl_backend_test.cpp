@@ -15,6 +15,7 @@
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
+#include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
 
@@ -374,13 +375,18 @@ std::vector<ReduceCase> reduce_cases() {
     for (std::int64_t n : {0, 1, 7, 1023, (1 << 20) + 3})
       if (n > 0 || !needs_elements) cases.push_back({o, ReduceOver::All, Shape{n}});
     for (Shape s : {Shape{7, 1023}, Shape{1023, 7}, Shape{3, (1 << 18) + 3}, Shape{4, 1}})
-      cases.push_back({o, ReduceOver::LastAxis, s});
-    if (!needs_elements) cases.push_back({o, ReduceOver::LastAxis, Shape{5, 0}});
+      cases.push_back({o, ReduceOver::TrailingAxes, s});
+    if (!needs_elements) cases.push_back({o, ReduceOver::TrailingAxes, Shape{5, 0}});
   }
   return cases;
 }
 
 INSTANTIATE_TEST_SUITE_P(AllOps, Reductions, ::testing::ValuesIn(reduce_cases()));
+
+TEST_F(OpenCLBackend, MultiReductionsMatchFloat64) {
+  for (const auto& c : testing_support::multi_reduction_cases(device_->info().fp64))
+    testing_support::expect_case_matches(*device_, c);
+}
 
 TEST_F(OpenCLBackend, IntegerAndBoolSumsWidenToInt64) {
   const std::int64_t n = (1 << 20) + 3;

@@ -47,7 +47,10 @@ struct ScalarValue {
 enum class Parallelism : std::uint8_t { Auto, Inline, Parallel };
 
 struct LaunchArgs {
-  Shape shape;  // iteration space; for LastAxis reductions the reduced axis is last
+  // Iteration space. A reduction kernel's folded elements are ir::folded_rows of it: each
+  // output then holds one element per row (the shape of the leading axes, contiguous), in
+  // reduce_result(op, dtype) of its reduction.
+  Shape shape;
   std::span<const Operand> inputs;
   std::span<const ScalarValue> scalars;
   std::span<const Operand> outputs;

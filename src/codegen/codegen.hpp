@@ -20,25 +20,27 @@
 //     the items share the ceil(n / vector_width) chunks of vector_width elements among them
 //     (kernel_loop below). Outputs are contiguous: out_k[offset + e].
 //
-// A kernel with a reduction folds its value over rows of `row_len` elements: ReduceOver::All is
-// rows = 1, row_len = n; LastAxis is rows = n / shape[rank-1], row_len = shape[rank-1]. The
-// accumulator type A is reduce_result(op, T) for sum/prod/min/max; ArgMin/ArgMax keep the value
-// (dtype T) and an int64 index counted from the row's start. Three entry points:
+// A kernel with reductions folds each output o over rows of `row_len` elements (ir::folded_rows:
+// ReduceOver::All is rows = 1, row_len = n; TrailingAxes folds the last `axes` extents into
+// row_len, rows is the product of the others). Every output is folded in the same pass. The
+// accumulator type A_o is reduce_result(op_o, T_o) for sum/prod/min/max; ArgMin/ArgMax keep the
+// value (dtype T_o) and an int64 index counted from the row's start. Below, {...} stands for
+// its arguments repeated once per output o, in output order. Three entry points:
 //   sy_reduce_partial(index rows, index row_len, index parts, int rank, sy_dims shape, <inputs>,
-//                     <scalars>, A* partials, index partials_offset
-//                     [, index* partial_indices, index partial_indices_offset   only Arg ops])
+//                     <scalars>, {A_o* partials_o, index partials_o_offset
+//                     [, index* partial_indices_o, index partial_indices_o_offset  only Arg ops]})
 //     Launch rows·parts work-groups of exactly Target::local_size items (1-D). Group g folds
-//     its share of row g / parts into partials[offset + g] (row-major: rows × parts).
-//   sy_reduce_final(index rows, index parts, const A* partials [, const index* partial_indices],
-//                   R* out, index out_offset)
-//     Launch rows work-groups of exactly local_size items; writes out[out_offset + row].
-//     When parts == 1 the partials already are the result: point `partials` (or, for Arg ops,
-//     `partial_indices`) at the output and skip this pass.
+//     its share of row g / parts into partials_o[offset + g] (row-major: rows × parts).
+//   sy_reduce_final(index rows, index parts, {const A_o* partials_o
+//                   [, const index* partial_indices_o], R_o* out_o, index out_o_offset})
+//     Launch rows work-groups of exactly local_size items; writes out_o[out_o_offset + row].
+//     When parts == 1 the partials already are the result: point `partials_o` (or, for Arg
+//     ops, `partial_indices_o`) at the output and skip this pass.
 //   sy_reduce_rows(index rows, index row_len, int rank, sy_dims shape, <inputs>, <scalars>,
-//                  R* out, index out_offset)
+//                  {R_o* out_o, index out_o_offset})
 //     One item per row, any local size, global size ≥ rows: for short rows, where a whole
 //     work-group per row would idle.
-// R is the reduction's result dtype. Empty rows give the identity (sum 0, prod 1).
+// R_o is reduction o's result dtype. Empty rows give the identity (sum 0, prod 1).
 //
 // Floating sums use compensated (Kahan) summation per item and a pairwise tree across items, so
 // float32 sums are at least as accurate as pairwise summation.
@@ -75,9 +77,9 @@ struct Target {
   bool blocked = false;
 };
 
-// The dtype of sy_reduce_partial's `partials` (A above): reduce_result for sum/prod, the value's
-// dtype for min/max and the Arg ops.
-DType partial_dtype(const ir::Kernel& kernel);
+// The dtype of sy_reduce_partial's `partials_o` for output o (A_o above): reduce_result for
+// sum/prod, the value's dtype for min/max and the Arg ops.
+DType partial_dtype(const ir::Kernel& kernel, std::size_t output);
 
 // The whole program for `kernel`: the entry points above for its kind. Throws DTypeError when
 // the kernel needs float64 and the target has none, or uses an op on a dtype the IR excludes

@@ -28,18 +28,18 @@ std::string extreme(const Spelling& s, DType t, bool want_max) {
 
 }  // namespace
 
-DType partial_dtype(const ir::Kernel& kernel) {
-  const ReduceOp op = kernel.reduction.op;
-  const DType value = kernel.outputs[0].dtype;
+DType partial_dtype(const ir::Kernel& kernel, std::size_t output) {
+  const ReduceOp op = kernel.reductions[output].op;
+  const DType value = kernel.outputs[output].dtype;
   return op == ReduceOp::Sum || op == ReduceOp::Prod ? ir::reduce_result(op, value) : value;
 }
 
-Fold::Fold(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers)
+Fold::Fold(const ir::Kernel& kernel, std::size_t output, const Spelling& s, Helpers& helpers)
     : s_(s),
       helpers_(helpers),
-      op_(kernel.reduction.op),
-      value_(kernel.outputs[0].dtype),
-      acc_(partial_dtype(kernel)),
+      op_(kernel.reductions[output].op),
+      value_(kernel.outputs[output].dtype),
+      acc_(partial_dtype(kernel, output)),
       arg_(op_ == ReduceOp::ArgMin || op_ == ReduceOp::ArgMax),
       kahan_(op_ == ReduceOp::Sum && is_floating(acc_)) {}
 

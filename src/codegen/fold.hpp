@@ -1,6 +1,7 @@
-// How a reduction folds values: its state variables, identities and update rules, rendered
-// for one width. State is `<p>acc` (dtype acc_dtype()), plus `<p>comp` (the Kahan compensation
-// of floating sums) and `<p>idx` (int64 index of Arg ops), for a name prefix p.
+// How one reduction of a kernel folds its output's values: its state variables, identities and
+// update rules, rendered for one width. State is `<p>acc` (dtype acc_dtype()), plus `<p>comp`
+// (the Kahan compensation of floating sums) and `<p>idx` (int64 index of Arg ops), for a name
+// prefix p.
 #pragma once
 
 #include <string>
@@ -11,7 +12,8 @@ namespace switchyard::codegen {
 
 class Fold {
  public:
-  Fold(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers);
+  // The fold of kernel.outputs[output] by kernel.reductions[output].
+  Fold(const ir::Kernel& kernel, std::size_t output, const Spelling& s, Helpers& helpers);
 
   bool arg() const { return arg_; }
   bool kahan() const { return kahan_; }

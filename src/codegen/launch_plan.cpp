@@ -24,18 +24,10 @@ MapPlan plan_map(std::int64_t n, const Target& t, std::int64_t max_groups) {
                                    std::max<std::int64_t>(max_groups, 1))};
 }
 
-ReducePlan plan_reduction(const Shape& shape, ir::ReduceOver over, const Target& t,
-                          std::int64_t max_groups) {
+ReducePlan plan_reduction(const ir::FoldedRows& rows, const Target& t, std::int64_t max_groups) {
   ReducePlan p;
-  const std::int64_t n = element_count(shape);
-  if (over == ir::ReduceOver::All || shape.empty()) {
-    p.rows = 1;
-    p.row_len = n;
-  } else {
-    p.row_len = shape.back();
-    p.rows = 1;
-    for (int d = 0; d + 1 < shape.size(); ++d) p.rows *= shape[d];
-  }
+  p.rows = rows.rows;
+  p.row_len = rows.length;
   if (p.rows == 0) return p;
   const std::int64_t row_chunks = ceil_div(p.row_len, t.vector_width);
   // Rows shorter than one group's worth of chunks would leave most of a group idle.

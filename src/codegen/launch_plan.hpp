@@ -23,7 +23,7 @@ struct ReducePlan {
 // `max_groups`: how many work-groups keep the device busy (a few per compute unit on CPUs,
 // where each group runs on one thread; many more on GPUs).
 MapPlan plan_map(std::int64_t n, const Target& target, std::int64_t max_groups);
-ReducePlan plan_reduction(const Shape& shape, ir::ReduceOver over, const Target& target,
+ReducePlan plan_reduction(const ir::FoldedRows& rows, const Target& target,
                           std::int64_t max_groups);
 
 }  // namespace switchyard::codegen

@@ -1,5 +1,6 @@
 // Assembles the entry points of codegen.hpp's ABI from bodies (body.hpp) and folds (fold.hpp).
 #include <algorithm>
+#include <vector>
 
 #include "codegen/codegen.hpp"
 #include "codegen/fold.hpp"
@@ -110,28 +111,50 @@ class Renderer {
     return s + "}\n";
   }
 
-  // The reduced value of a body, in the accumulator's dtype.
-  std::string folded(const Spelling& s, const Fold& f) const {
-    return s.convert(value_name(k_.outputs[0].value), f.value_dtype(), f.acc_dtype());
+  // One fold per output, at the width of `s`.
+  std::vector<Fold> folds(const Spelling& s) {
+    std::vector<Fold> f;
+    for (std::size_t o = 0; o < k_.outputs.size(); ++o) f.emplace_back(k_, o, s, helpers_);
+    return f;
   }
 
-  std::string tree_declare(const Fold& f) const {
-    std::string s =
-        "  " + std::string(t_.local) + one_.scalar_type(f.acc_dtype()) + " tree_v[" + L_ + "];\n";
-    if (f.arg()) s += "  " + std::string(t_.local) + I_ + " tree_i[" + L_ + "];\n";
+  // Names of output o's fold state, its per-lane state, and its arguments.
+  static std::string state(std::size_t o) { return "r" + std::to_string(o) + "_"; }
+  static std::string lane_state(std::size_t o) { return "lane" + std::to_string(o) + "_"; }
+  static std::string numbered(std::string_view name, std::size_t o) {
+    return std::string(name) + std::to_string(o);
+  }
+
+  // Output o's value of a body, in the accumulator's dtype.
+  std::string folded(const Spelling& s, const Fold& f, std::size_t o) const {
+    return s.convert(value_name(k_.outputs[o].value), f.value_dtype(), f.acc_dtype());
+  }
+
+  std::string tree_declare(const std::vector<Fold>& folds) const {
+    std::string s;
+    for (std::size_t o = 0; o < folds.size(); ++o) {
+      s += "  " + std::string(t_.local) + one_.scalar_type(folds[o].acc_dtype()) + " " +
+           numbered("tree_v", o) + "[" + L_ + "];\n";
+      if (folds[o].arg())
+        s += "  " + std::string(t_.local) + I_ + " " + numbered("tree_i", o) + "[" + L_ + "];\n";
+    }
     return s;
   }
 
-  // Pairwise tree over the work-group's states; tree_v[0] (tree_i[0]) holds the result.
-  std::string tree(const Fold& f) const {
-    std::string s = "  tree_v[lid] = " + f.value("") + ";\n";
-    if (f.arg()) s += "  tree_i[lid] = idx;\n";
-    s += "  " + std::string(t_.barrier) + ";\n  for (int stride = " + L_ +
-         " / 2; stride > 0; stride >>= 1) {\n    if (lid < stride) {\n" +
-         f.merge("tree_v[lid]", "tree_i[lid]", "tree_v[lid + stride]", "tree_i[lid + stride]",
-                 "      ") +
-         "    }\n    " + std::string(t_.barrier) + ";\n  }\n";
-    return s;
+  // Pairwise tree over the work-group's states, every output in the same steps; tree_v<o>[0]
+  // (tree_i<o>[0]) holds output o's result.
+  std::string tree(const std::vector<Fold>& folds) const {
+    std::string s, merges;
+    for (std::size_t o = 0; o < folds.size(); ++o) {
+      const std::string v = numbered("tree_v", o), i = numbered("tree_i", o);
+      s += "  " + v + "[lid] = " + folds[o].value(state(o)) + ";\n";
+      if (folds[o].arg()) s += "  " + i + "[lid] = " + state(o) + "idx;\n";
+      merges += folds[o].merge(v + "[lid]", i + "[lid]", v + "[lid + stride]", i + "[lid + stride]",
+                               "      ");
+    }
+    return s + "  " + std::string(t_.barrier) + ";\n  for (int stride = " + L_ +
+           " / 2; stride > 0; stride >>= 1) {\n    if (lid < stride) {\n" + merges + "    }\n    " +
+           std::string(t_.barrier) + ";\n  }\n";
   }
 
   std::string lane_indices() const {
@@ -141,74 +164,103 @@ class Renderer {
     return "(k + (" + vec_.index_type() + ")(" + iota + "))";
   }
 
-  // Folds this item's lane states into the scalar state, lane by lane in index order.
-  std::string fold_lanes(const Fold& f, const Fold& lanes) const {
-    const std::string ind = "      ";
-    if (!vec_.vector()) return f.add("", lanes.value("lane_"), "lane_idx", ind);
-    std::string s = ind + one_.scalar_type(f.acc_dtype()) + " lane_v[" + W_ + "];\n" + ind +
-                    vec_.vstore(lanes.value("lane_"), "lane_v") + ";\n";
+  // Folds this item's lane states of output o into its scalar state, lane by lane in index order.
+  std::string fold_lanes(const Fold& f, const Fold& lanes, std::size_t o) const {
+    const std::string ind = "      ", p = state(o), lp = lane_state(o);
+    if (!vec_.vector()) return f.add(p, lanes.value(lp), lp + "idx", ind);
+    const std::string in = ind + "  ";
+    std::string s = ind + "{\n" + in + one_.scalar_type(f.acc_dtype()) + " lane_v[" + W_ + "];\n" +
+                    in + vec_.vstore(lanes.value(lp), "lane_v") + ";\n";
     if (f.arg())
-      s += ind + I_ + " lane_i[" + W_ + "];\n" + ind + vec_.vstore("lane_idx", "lane_i") + ";\n";
-    return s + ind + "for (int l = 0; l < " + W_ + "; ++l) {\n" +
-           f.add("", "lane_v[l]", "lane_i[l]", ind + "  ") + ind + "}\n";
+      s += in + I_ + " lane_i[" + W_ + "];\n" + in + vec_.vstore(lp + "idx", "lane_i") + ";\n";
+    return s + in + "for (int l = 0; l < " + W_ + "; ++l) {\n" +
+           f.add(p, "lane_v[l]", "lane_i[l]", in + "  ") + in + "}\n" + ind + "}\n";
   }
 
   std::string reduce_partial() {
-    const Fold f(k_, one_, helpers_), lanes(k_, vec_, helpers_);
+    const std::vector<Fold> fs = folds(one_), lanes = folds(vec_);
     std::string s = entry(kReducePartialEntry, true) + "(" + I_ + " rows, " + I_ + " row_len, " +
-                    I_ + " parts, int rank, sy_dims shape" + operands() + ", " +
-                    pointer(f.acc_dtype(), false) + " partials, " + I_ + " partials_off";
-    if (f.arg())
-      s += ", " + pointer(DType::Int64, false) + " partial_indices, " + I_ + " partial_indices_off";
-    s += ") {\n" + tree_declare(f);
+                    I_ + " parts, int rank, sy_dims shape" + operands();
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      s += ", " + pointer(fs[o].acc_dtype(), false) + " " + numbered("partials", o) + ", " + I_ +
+           " " + numbered("partials", o) + "_off";
+      if (fs[o].arg())
+        s += ", " + pointer(DType::Int64, false) + " " + numbered("partial_indices", o) + ", " +
+             I_ + " " + numbered("partial_indices", o) + "_off";
+    }
+    s += ") {\n" + tree_declare(fs);
     s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
          " group = " + std::string(t_.group_id) + ", row = group / parts;\n  const " + I_ +
          " slot = (group % parts) * " + L_ + " + lid, slots = parts * " + L_ + ";\n";
-    s += chunk_counts("row_len", "  ") + chunk_range("  ") + f.declare("", "  ");
-    s += "  {\n" + lanes.declare("lane_", "    ") + "    for (" + I_ +
+    s += chunk_counts("row_len", "  ") + chunk_range("  ");
+    std::string lane_declares, lane_adds, lane_folds, tail_adds;
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      s += fs[o].declare(state(o), "  ");
+      lane_declares += lanes[o].declare(lane_state(o), "    ");
+      lane_adds += lanes[o].add_next(lane_state(o), folded(vec_, lanes[o], o), lane_indices(),
+                                     "c == begin", "      ");
+      lane_folds += fold_lanes(fs[o], lanes[o], o);
+      tail_adds += fs[o].add(state(o), folded(one_, fs[o], o), "k", "      ");
+    }
+    s += "  {\n" + lane_declares + "    for (" + I_ +
          " c = begin; c < end; c += step) {\n      const " + I_ + " k = c * " + W_ +
-         ", e = row * row_len + k;\n" + render_body(k_, vec_, helpers_, "e", "      ") +
-         lanes.add_next("lane_", folded(vec_, lanes), lane_indices(), "c == begin", "      ") +
-         "    }\n    if (begin < end) {\n" + fold_lanes(f, lanes) + "    }\n  }\n";
+         ", e = row * row_len + k;\n" + render_body(k_, vec_, helpers_, "e", "      ") + lane_adds +
+         "    }\n    if (begin < end) {\n" + lane_folds + "    }\n  }\n";
     if (vec_.vector())
       s += "  if (full < total && (" + owns("full") + ")) {\n    for (" + I_ + " k = full * " + W_ +
            "; k < row_len; ++k) {\n      const " + I_ + " e = row * row_len + k;\n" +
-           render_body(k_, one_, helpers_, "e", "      ") +
-           f.add("", folded(one_, f), "k", "      ") + "    }\n  }\n";
-    s += tree(f) + "  if (lid == 0) {\n    partials[partials_off + group] = tree_v[0];\n";
-    if (f.arg()) s += "    partial_indices[partial_indices_off + group] = tree_i[0];\n";
+           render_body(k_, one_, helpers_, "e", "      ") + tail_adds + "    }\n  }\n";
+    s += tree(fs) + "  if (lid == 0) {\n";
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      const std::string v = numbered("partials", o), i = numbered("partial_indices", o);
+      s += "    " + v + "[" + v + "_off + group] = " + numbered("tree_v", o) + "[0];\n";
+      if (fs[o].arg())
+        s += "    " + i + "[" + i + "_off + group] = " + numbered("tree_i", o) + "[0];\n";
+    }
     return s + "  }\n}\n";
   }
 
   std::string reduce_final() {
-    const Fold f(k_, one_, helpers_);
-    std::string s = entry(kReduceFinalEntry, true) + "(" + I_ + " rows, " + I_ + " parts, " +
-                    pointer(f.acc_dtype(), true) + " partials";
-    if (f.arg()) s += ", " + pointer(DType::Int64, true) + " partial_indices";
-    s +=
-        ", " + pointer(f.result_dtype(), false) + " out, " + I_ + " out_off) {\n" + tree_declare(f);
-    s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
-         " row = " + std::string(t_.group_id) + ";\n" + f.declare("", "  ");
-    s += "  for (" + I_ + " p = lid; p < parts; p += " + L_ + ") {\n" +
-         f.add("", "partials[row * parts + p]", f.arg() ? "partial_indices[row * parts + p]" : "",
-               "    ") +
-         "  }\n";
-    return s + tree(f) +
-           "  if (lid == 0) out[out_off + row] = " + (f.arg() ? "tree_i[0]" : "tree_v[0]") +
-           ";\n}\n";
+    const std::vector<Fold> fs = folds(one_);
+    std::string s = entry(kReduceFinalEntry, true) + "(" + I_ + " rows, " + I_ + " parts";
+    std::string declares, adds, stores;
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      const std::string v = numbered("partials", o), i = numbered("partial_indices", o),
+                        out = numbered("out", o);
+      s += ", " + pointer(fs[o].acc_dtype(), true) + " " + v;
+      if (fs[o].arg()) s += ", " + pointer(DType::Int64, true) + " " + i;
+      s += ", " + pointer(fs[o].result_dtype(), false) + " " + out + ", " + I_ + " " + out + "_off";
+      declares += fs[o].declare(state(o), "  ");
+      adds += fs[o].add(state(o), v + "[row * parts + p]",
+                        fs[o].arg() ? i + "[row * parts + p]" : "", "    ");
+      stores += "    " + out + "[" + out +
+                "_off + row] = " + numbered(fs[o].arg() ? "tree_i" : "tree_v", o) + "[0];\n";
+    }
+    s += ") {\n" + tree_declare(fs) + "  const int lid = " + std::string(t_.local_id) +
+         ";\n  const " + I_ + " row = " + std::string(t_.group_id) + ";\n" + declares;
+    s += "  for (" + I_ + " p = lid; p < parts; p += " + L_ + ") {\n" + adds + "  }\n";
+    return s + tree(fs) + "  if (lid == 0) {\n" + stores + "  }\n}\n";
   }
 
   std::string reduce_rows() {
-    const Fold f(k_, one_, helpers_);
+    const std::vector<Fold> fs = folds(one_);
     std::string s = entry(kReduceRowsEntry, false) + "(" + I_ + " rows, " + I_ +
-                    " row_len, int rank, sy_dims shape" + operands() + ", " +
-                    pointer(f.result_dtype(), false) + " out, " + I_ + " out_off) {\n";
-    s += "  const " + I_ + " row = " + std::string(t_.global_id) +
-         ";\n  if (row >= rows) return;\n" + f.declare("", "  ");
+                    " row_len, int rank, sy_dims shape" + operands();
+    std::string declares, adds, stores;
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      const std::string out = numbered("out", o);
+      s += ", " + pointer(fs[o].result_dtype(), false) + " " + out + ", " + I_ + " " + out + "_off";
+      declares += fs[o].declare(state(o), "  ");
+      adds += fs[o].add(state(o), folded(one_, fs[o], o), "k", "    ");
+      stores += "  " + out + "[" + out +
+                "_off + row] = " + (fs[o].arg() ? state(o) + "idx" : fs[o].value(state(o))) + ";\n";
+    }
+    s += ") {\n  const " + I_ + " row = " + std::string(t_.global_id) +
+         ";\n  if (row >= rows) return;\n" + declares;
     s += "  for (" + I_ + " k = 0; k < row_len; ++k) {\n    const " + I_ +
-         " e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "    ") +
-         f.add("", folded(one_, f), "k", "    ") + "  }\n";
-    return s + "  out[out_off + row] = " + (f.arg() ? std::string("idx") : f.value("")) + ";\n}\n";
+         " e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "    ") + adds +
+         "  }\n";
+    return s + stores + "}\n";
   }
 
   const ir::Kernel& k_;

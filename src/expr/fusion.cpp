@@ -66,7 +66,7 @@ RootSpace space_of(const Node& root, const NodePtr& operand) {
   s.axes = root.reduce.axes;
   const std::uint32_t all = rank == 0 ? 0 : (rank >= 32 ? ~0u : (1u << rank) - 1);
   if (rank == 0 || (s.axes & all) == all) return s;
-  s.over = ir::ReduceOver::LastAxis;
+  s.over = ir::ReduceOver::TrailingAxes;
   for (int pass = 0; pass < 2; ++pass)
     for (int i = 0; i < rank; ++i)
       if (((s.axes >> i) & 1u) == static_cast<std::uint32_t>(pass)) s.order.push_back(i);
@@ -193,9 +193,6 @@ class KernelBuild {
   std::vector<std::pair<ir::Instr, std::int32_t>>& computed_ = s_.computed;
 };
 
-// Reductions per kernel the IR can fold.
-constexpr std::size_t kReductionsPerKernel = 1;
-
 }  // namespace
 
 std::vector<NodePtr> dependencies(const std::vector<NodePtr>& roots) {
@@ -227,7 +224,6 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
     RootSpace space;
     std::vector<NodePtr> roots;
     std::vector<NodePtr> sources;  // what each root's output computes
-    std::size_t reductions = 0;
   };
   std::vector<Planned> kernels;
   for (const NodePtr& root : roots) {
@@ -236,14 +232,12 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
     if (!source) continue;  // realised meanwhile by another thread
     RootSpace space = space_of(*root, operands[0]);
     auto fits = [&](const Planned& p) {
-      return p.space == space && same_pin(*p.roots.front(), *root) &&
-             (!space.reduction || p.reductions < kReductionsPerKernel);
+      return p.space == space && same_pin(*p.roots.front(), *root);
     };
     auto it = std::find_if(kernels.begin(), kernels.end(), fits);
-    if (it == kernels.end()) it = kernels.insert(kernels.end(), Planned{std::move(space), {}, {}, 0});
+    if (it == kernels.end()) it = kernels.insert(kernels.end(), Planned{std::move(space), {}, {}});
     it->roots.push_back(root);
     it->sources.push_back(source);
-    it->reductions += it->space.reduction;
   }
 
   std::vector<PlannedKernel> planned;
@@ -254,7 +248,9 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
     for (std::size_t i = 0; i < p.roots.size(); ++i) {
       build.builder().output(build.emit(p.sources[i], -1));
       out.group.output_shapes.push_back(p.roots[i]->shape);
-      if (p.space.reduction) build.builder().reduce(p.roots[i]->reduce.op, p.space.over);
+      if (p.space.reduction)
+        build.builder().reduce(p.roots[i]->reduce.op, p.space.over,
+                               std::popcount(p.space.axes));
     }
     out.group.kernel = build.builder().build();
     out.roots = std::move(p.roots);

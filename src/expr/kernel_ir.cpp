@@ -3,6 +3,7 @@
 #define XXH_STATIC_LINKING_ONLY  // XXH64_state_t on the stack
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -35,6 +36,25 @@ const OpInfo& info(OpCode op) {
 
 [[noreturn]] void invalid(const std::string& what) {
   throw ValueError("invalid kernel IR: " + what);
+}
+
+void validate_reductions(const Kernel& k) {
+  if (!k.has_reduction) {
+    if (!k.reductions.empty()) invalid("reductions given but has_reduction is false");
+    return;
+  }
+  if (k.reductions.size() != k.outputs.size())
+    invalid("every output is folded by one reduction: " + std::to_string(k.outputs.size()) +
+            " outputs, " + std::to_string(k.reductions.size()) + " reductions");
+  for (const auto& r : k.reductions) {
+    if (r.axes < 1 || r.axes > kMaxRank)
+      invalid("a reduction folds " + std::to_string(r.axes) + " trailing axes, expected 1.." +
+              std::to_string(kMaxRank));
+    if (r.over != k.reductions[0].over || r.axes != k.reductions[0].axes)
+      invalid(
+          "reductions fold different elements: every reduction of a kernel needs the same "
+          "`over` and `axes`");
+  }
 }
 
 }  // namespace
@@ -72,6 +92,14 @@ DType reduce_result(ReduceOp op, DType t) {
   return t;
 }
 
+FoldedRows folded_rows(const Reduction& reduction, const Shape& shape) {
+  const int rank = shape.size();
+  const int lead = reduction.over == ReduceOver::All ? 0 : std::max(rank - reduction.axes, 0);
+  FoldedRows r{1, 1};
+  for (int d = 0; d < rank; ++d) (d < lead ? r.rows : r.length) *= shape[d];
+  return r;
+}
+
 std::uint64_t Kernel::hash() const {
   // Canonical encoding, streamed: a version tag, then every field as a fixed-width
   // little-endian integer. Runs for every eager op, so it must not allocate.
@@ -94,8 +122,10 @@ std::uint64_t Kernel::hash() const {
   }
   put(static_cast<std::int64_t>(outputs.size()));
   for (const auto& o : outputs) put(o.value), put(static_cast<int>(o.dtype));
-  put(has_reduction ? 1 + (static_cast<int>(reduction.op) << 8 | static_cast<int>(reduction.over))
-                    : 0);
+  put(has_reduction ? static_cast<std::int64_t>(reductions.size()) : 0);
+  for (const auto& r : reductions)
+    put(static_cast<std::int64_t>(r.axes) << 16 | static_cast<int>(r.op) << 8 |
+        static_cast<int>(r.over));
   return XXH64_digest(&state);
 }
 
@@ -124,8 +154,7 @@ void Kernel::validate() const {
       invalid("output reads %" + std::to_string(o.value) + " of " + std::to_string(body.size()));
     if (body[o.value].dtype != o.dtype) invalid("output dtype differs from its value's dtype");
   }
-  if (has_reduction && outputs.size() != 1)
-    invalid("a reduction folds exactly one output, given " + std::to_string(outputs.size()));
+  validate_reductions(*this);
 }
 
 int Kernel::transcendental_count() const {
@@ -179,9 +208,9 @@ void KernelBuilder::output(std::int32_t value) {
   kernel_.outputs.push_back({value, dtype(value)});
 }
 
-void KernelBuilder::reduce(ReduceOp op, ReduceOver over) {
+void KernelBuilder::reduce(ReduceOp op, ReduceOver over, std::int32_t axes) {
   kernel_.has_reduction = true;
-  kernel_.reduction = {op, over};
+  kernel_.reductions.push_back({op, over, axes});
 }
 
 Kernel KernelBuilder::build() {

@@ -4,9 +4,11 @@
 // value per element, in SSA form: an instruction's operands are indices of earlier instructions.
 // `Load` reads an input at the current element through that input's strides (zero strides
 // broadcast, so views and broadcasting need no copies); `Scalar` reads a runtime scalar argument
-// (so `x * 2.5` and `x * 3.0` share one compiled kernel). Outputs store chosen values, and an
-// optional trailing reduction folds the first output over all elements or over the last axis
-// (axis reductions are launched with the reduced axis moved last, so the IR never names an axis).
+// (so `x * 2.5` and `x * 3.0` share one compiled kernel). Outputs store chosen values, or, in a
+// kernel with reductions, every output is folded by its own reduction: all of them over all
+// elements or all over the same number of trailing axes (axis reductions are launched with the
+// reduced axes moved last, so the IR never names an axis). Folding several outputs in one kernel
+// (a sum and a sum of squares, a min and a max) reads the inputs once for all of them.
 //
 // Semantics every backend implements identically (the conformance suite checks them):
 //  - Operands of arithmetic, min/max and comparisons have the instruction's dtype (comparisons:
@@ -23,7 +25,7 @@
 //  - Cast: to bool is (x != 0), NaN gives true; float to integer truncates toward zero,
 //    saturates at the integer's range, and NaN gives 0; bool to number is 0 or 1.
 //  - Integer Add/Sub/Mul/Neg/Abs wrap around (two's complement), as NumPy does.
-//  - Reductions fold outputs[0] (dtype T) into reduce_result(op, T): Sum and Prod accumulate in
+//  - Reduction i folds outputs[i] (dtype T) into reduce_result(op, T): Sum and Prod accumulate in
 //    the result dtype (float32 sums at least as accurately as pairwise summation); Min/Max
 //    propagate NaN; ArgMin/ArgMax give the first index of the extreme (or of the first NaN),
 //    counted in row-major order over the reduced elements. Sum of nothing is 0, Prod is 1;
@@ -39,6 +41,7 @@
 #include <vector>
 
 #include "switchyard/dtype.hpp"
+#include "switchyard/shape.hpp"
 
 namespace switchyard::ir {
 
@@ -118,7 +121,7 @@ struct Output {
 };
 
 enum class ReduceOp : std::uint8_t { Sum, Prod, Min, Max, ArgMin, ArgMax };
-enum class ReduceOver : std::uint8_t { All, LastAxis };
+enum class ReduceOver : std::uint8_t { All, TrailingAxes };
 
 std::string_view name(ReduceOp op);
 
@@ -129,7 +132,17 @@ DType reduce_result(ReduceOp op, DType t);
 struct Reduction {
   ReduceOp op;
   ReduceOver over;
+  // With TrailingAxes: how many trailing axes of the launch shape are folded (>= 1).
+  std::int32_t axes = 1;
 };
+
+// A reduction's launch seen as `rows` results, each folding `length` consecutive row-major
+// elements: All is one row of every element; TrailingAxes folds the last `axes` axes (every axis
+// of a launch with fewer), one row per element of the leading axes.
+struct FoldedRows {
+  std::int64_t rows, length;
+};
+FoldedRows folded_rows(const Reduction& reduction, const Shape& shape);
 
 struct Kernel {
   std::vector<Input> inputs;
@@ -137,14 +150,16 @@ struct Kernel {
   std::vector<Instr> body;
   std::vector<Output> outputs;
   bool has_reduction = false;
-  Reduction reduction{};  // folds outputs[0]; then outputs.size() == 1
+  // When has_reduction: reductions[i] folds outputs[i]; every output is folded, all with the same
+  // `over` and `axes` (ops may differ, e.g. Sum of x and Sum of x*x, or Min and Max of x).
+  std::vector<Reduction> reductions;
 
   // Stable across processes and builds: a key for on-disk caches (xxHash64 of a canonical
   // byte encoding, not of the struct's memory).
   std::uint64_t hash() const;
 
   // Throws switchyard::Error when operands are out of order, dtypes disagree, or the
-  // reduction shape is not one output.
+  // reductions are not one per output over one common set of elements.
   void validate() const;
 
   int transcendental_count() const;
@@ -161,7 +176,8 @@ class KernelBuilder {
   std::int32_t binary(OpCode op, std::int32_t a, std::int32_t b, DType result);
   std::int32_t where(std::int32_t cond, std::int32_t a, std::int32_t b);
   void output(std::int32_t value);
-  void reduce(ReduceOp op, ReduceOver over);
+  // Folds the next output not yet folded, in output order.
+  void reduce(ReduceOp op, ReduceOver over, std::int32_t axes = 1);
   DType dtype(std::int32_t value) const { return kernel_.body[value].dtype; }
   Kernel build();  // validates
 

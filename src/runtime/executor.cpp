@@ -273,7 +273,7 @@ std::uint64_t bytes_read(std::span<const View> inputs) {
 }
 
 DType output_dtype(const ir::Kernel& kernel, std::size_t i) {
-  return kernel.has_reduction ? ir::reduce_result(kernel.reduction.op, kernel.outputs[i].dtype)
+  return kernel.has_reduction ? ir::reduce_result(kernel.reductions[i].op, kernel.outputs[i].dtype)
                               : kernel.outputs[i].dtype;
 }
 
@@ -309,8 +309,8 @@ std::string kernel_label(const ir::Kernel& kernel) {
     if (!label.empty()) label += ',';
     label += ir::name(i.op);
   }
-  if (kernel.has_reduction)
-    label += (label.empty() ? "" : ",") + std::string(ir::name(kernel.reduction.op));
+  for (const ir::Reduction& r : kernel.reductions)
+    label += (label.empty() ? "" : ",") + std::string(ir::name(r.op));
   if (label.empty()) label = "copy";
   return label + " " + std::string(name(kernel.outputs[0].dtype));
 }
@@ -344,7 +344,7 @@ std::vector<View> realize(const Group& g) {
       outs.push_back(in_place ? g.destinations[i]
                               : contiguous_view(Buffer::allocate_host(out_bytes[i]),
                                                 output_dtype(kernel, i), g.output_shapes[i]));
-      if (kernel.has_reduction) fill_identity(outs.back(), kernel.reduction.op);
+      if (kernel.has_reduction) fill_identity(outs.back(), kernel.reductions[i].op);
     }
     return outs;
   }

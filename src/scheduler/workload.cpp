@@ -15,8 +15,8 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
   w.elements = elements;
   w.bytes_read = bytes_read;
   w.bytes_written = bytes_written;
-  // A reduction folds every element once more: one cheap operation beyond the body.
-  w.arithmetic_per_element = kernel.arithmetic_count() + (kernel.has_reduction ? 1 : 0);
+  // Each reduction folds every element once more: one cheap operation beyond the body.
+  w.arithmetic_per_element = kernel.arithmetic_count() + static_cast<int>(kernel.reductions.size());
   w.transcendental_per_element = kernel.transcendental_count();
   w.ir_operations = static_cast<int>(kernel.body.size());
   return w;

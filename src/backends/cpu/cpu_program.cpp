@@ -1,7 +1,10 @@
 #include "backends/cpu/cpu_program.hpp"
 
+#include <hwy/cache_control.h>
+
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "backends/cpu/element_ops.hpp"
 
@@ -70,15 +73,17 @@ DType operand_dtype(const ir::Kernel& k, const ir::Instr& i) {
 
 }  // namespace
 
-void Workspace::reserve(int slots, int values) {
+void Workspace::reserve(int slots, int values, std::size_t partials) {
   const std::size_t words = static_cast<std::size_t>(slots) * kBlockElements;
   if (memory_.size() < words) memory_.resize(words);
   if (values_.size() < static_cast<std::size_t>(values)) values_.resize(values);
+  if (partials_.size() < partials) partials_.resize(partials);
+  partial_count_ = partials;
 }
 
 Workspace& thread_workspace(const Program& program) {
   thread_local Workspace workspace;
-  workspace.reserve(program.slot_count(), program.value_count());
+  workspace.reserve(program.slot_count(), program.value_count(), program.folds().size());
   return workspace;
 }
 
@@ -86,7 +91,7 @@ Program::Program(const ir::Kernel& k) {
   k.validate();
   const int count = static_cast<int>(k.body.size());
   value_count_ = count;
-  has_reduction_ = k.has_reduction;
+  const bool has_reduction = k.has_reduction;
   auto arity = [&](int v) { return ir::arity(k.body[v].op); };
   auto operand = [&](int v, int j) {
     return j == 0 ? k.body[v].a : j == 1 ? k.body[v].b : k.body[v].c;
@@ -119,10 +124,10 @@ Program::Program(const ir::Kernel& k) {
   for (int o = 0; o < static_cast<int>(k.outputs.size()); ++o) {
     const int v = k.outputs[o].value;
     const auto op = k.body[v].op;
-    if (!has_reduction_ && op != OpCode::Load && op != OpCode::Scalar && v >= last_memory_read &&
+    if (!has_reduction && op != OpCode::Load && op != OpCode::Scalar && v >= last_memory_read &&
         direct_output[v] < 0)
       direct_output[v] = o;
-    else if (!has_reduction_)
+    else if (!has_reduction)
       copies_.push_back({o, v, static_cast<std::uint8_t>(size_of(k.outputs[o].dtype))});
   }
 
@@ -135,7 +140,8 @@ Program::Program(const ir::Kernel& k) {
     if (needed[v])
       for (int j = 0; j < arity(v); ++j) last_use[operand(v, j)] = v;
   for (const auto& c : copies_) last_use[c.value] = count;
-  if (has_reduction_) last_use[k.outputs[0].value] = count;
+  if (has_reduction)
+    for (const auto& o : k.outputs) last_use[o.value] = count;
 
   // Splats are filled once per task, before any block runs, so their slots are never shared;
   // other slots are reused once their value's last reader has run.
@@ -189,13 +195,31 @@ Program::Program(const ir::Kernel& k) {
       element_cost_ += ir::is_transcendental(k.body[s.value].op) ? 8 : 1;
   element_cost_ = std::max<std::int64_t>(element_cost_, 1);
 
-  folded_value_ = k.outputs[0].value;
-  if (has_reduction_) {
-    const DType t = k.outputs[0].dtype;
-    reduce_over_ = k.reduction.over;
-    fold_ = fold_for(k.reduction.op, t);
-    folded_bytes_ = size_of(t);
-    result_bytes_ = size_of(ir::reduce_result(k.reduction.op, t));
+  if (!has_reduction) return;
+  reduction_ = k.reductions[0];
+  for (std::size_t o = 0; o < k.outputs.size(); ++o) {
+    const DType t = k.outputs[o].dtype;
+    const ir::ReduceOp op = k.reductions[o].op;
+    folds_.push_back(
+        {k.outputs[o].value, fold_for(op, t), size_of(t), size_of(ir::reduce_result(op, t))});
+  }
+  // Passes over each block: every step that computes or gathers, and every fold.
+  const auto is_contiguous = [](const Step& s) { return s.kind == StepKind::ContiguousLoad; };
+  const auto passes = block_steps_.size() -
+                      std::count_if(block_steps_.begin(), block_steps_.end(), is_contiguous) +
+                      folds_.size();
+  if (passes > 1)
+    std::copy_if(block_steps_.begin(), block_steps_.end(), std::back_inserter(prefetched_),
+                 is_contiguous);
+  for (const Step& s : prefetched_) prefetched_bytes_ += s.element_bytes;
+}
+
+void Program::prefetch(const LaunchArgs& args, std::int64_t start, std::int64_t n) const {
+  constexpr std::int64_t kLineBytes = 64;
+  for (const Step& s : prefetched_) {
+    const auto* first =
+        reinterpret_cast<const char*>(element_at(args.inputs[s.source], start, s.element_bytes));
+    for (std::int64_t b = 0; b < n * s.element_bytes; b += kLineBytes) hwy::Prefetch(first + b);
   }
 }
 
@@ -217,8 +241,8 @@ void Program::begin_task(const LaunchArgs& args, Workspace& w, std::int64_t coun
   }
 }
 
-const void* Program::run_block(const LaunchArgs& args, Workspace& w, std::int64_t start,
-                               std::int64_t n) const {
+void Program::run_block(const LaunchArgs& args, Workspace& w, std::int64_t start,
+                        std::int64_t n) const {
   const void** values = w.values();
   for (const Step& s : block_steps_) {
     switch (s.kind) {
@@ -242,7 +266,6 @@ const void* Program::run_block(const LaunchArgs& args, Workspace& w, std::int64_
   for (const OutputCopy& c : copies_)
     std::memcpy(const_cast<std::byte*>(element_at(args.outputs[c.output], start, c.element_bytes)),
                 values[c.value], n * c.element_bytes);
-  return values[folded_value_];
 }
 
 }  // namespace switchyard::cpu

@@ -1,4 +1,4 @@
-// Trailing reductions of a kernel: how one block of the folded output's values is folded into
+// Trailing reductions of a kernel: how one block of a folded output's values is folded into
 // a running Partial, how Partials of consecutive parts of a row combine, and how the result is
 // stored. The executor (cpu_launch.cpp) decides which parts of which rows go to which thread.
 #pragma once

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <deque>
+#include <optional>
 #include <vector>
 
 #include "backends/cuda/cuda_compiler.hpp"
@@ -101,6 +102,30 @@ bool is_arg(ir::ReduceOp op) {
   return op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax;
 }
 
+// Where sy_reduce_partial puts one output's partial results: scratch that sy_reduce_final
+// folds, or, with one part per row, the output itself (Arg ops still keep their values in
+// scratch, their indices being the result).
+class OutputPartials {
+ public:
+  OutputPartials(Device& device, const ir::Kernel& k, std::size_t output, const Operand& out,
+                 bool one_pass, std::size_t count)
+      : out_(out), arg_(is_arg(k.reductions[output].op)) {
+    if (!one_pass || arg_)
+      values_.emplace(device, count * size_of(codegen::partial_dtype(k, output)));
+    if (!one_pass && arg_) indices_.emplace(device, count * sizeof(std::int64_t));
+  }
+  bool arg() const { return arg_; }
+  CUdeviceptr values() const { return values_ ? values_->address() : address(out_.memory); }
+  std::int64_t values_offset() const { return values_ ? 0 : out_.offset; }
+  CUdeviceptr indices() const { return indices_ ? indices_->address() : address(out_.memory); }
+  std::int64_t indices_offset() const { return indices_ ? 0 : out_.offset; }
+
+ private:
+  const Operand& out_;
+  bool arg_;
+  std::optional<Scratch> values_, indices_;
+};
+
 codegen::Target cuda_target() {
   codegen::Target t;
   t.dialect = codegen::Dialect::Cuda;
@@ -165,8 +190,8 @@ void KernelProgram::run(const Entry& entry, std::int64_t blocks, void** argument
 }
 
 void KernelProgram::launch(Device& device, const LaunchArgs& args) const {
+  if (kernel_.has_reduction) return launch_reduction(device, args);
   const std::int64_t n = element_count(args.shape);
-  if (kernel_.has_reduction) return launch_reduction(device, args, n);
   if (n > 0) launch_map(args, n);
 }
 
@@ -184,61 +209,58 @@ void KernelProgram::launch_map(const LaunchArgs& args, std::int64_t n) const {
 
 // Rows shorter than a block go one thread per row (a block per row would leave most threads
 // idle); longer rows are split into `parts` blocks each, enough to fill the device, whose
-// partial results a second pass folds.
-void KernelProgram::launch_reduction(Device& device, const LaunchArgs& args, std::int64_t n) const {
-  const int rank = args.shape.size();
-  const bool all = kernel_.reduction.over == ir::ReduceOver::All;
-  const std::int64_t row_len = all ? n : (rank > 0 ? args.shape.back() : 1);
-  std::int64_t rows = 1;
-  if (!all)
-    for (int d = 0; d + 1 < rank; ++d) rows *= args.shape[d];
-  if (rows == 0) return;
-  const Operand& out = args.outputs[0];
+// partial results a second pass folds. Every output is folded by the same launches.
+void KernelProgram::launch_reduction(Device& device, const LaunchArgs& args) const {
+  const ir::FoldedRows r = ir::folded_rows(kernel_.reductions[0], args.shape);
+  if (r.rows == 0) return;
 
-  if (row_len < kReduceBlock) {
+  if (r.length < kReduceBlock) {
     Arguments a;
-    a.add(rows);
-    a.add(row_len);
+    a.add(r.rows);
+    a.add(r.length);
     add_elementwise(a, kernel_, args);
-    a.add(address(out.memory));
-    a.add(out.offset);
-    return run(rows_, ceil_div(rows, rows_.block), a.pointers());
+    for (const Operand& out : args.outputs) {
+      a.add(address(out.memory));
+      a.add(out.offset);
+    }
+    return run(rows_, ceil_div(r.rows, rows_.block), a.pointers());
   }
 
-  const bool arg = is_arg(kernel_.reduction.op);
-  const std::int64_t parts = std::clamp<std::int64_t>(ceil_div(partial_.full_grid, rows), 1,
-                                                      ceil_div(row_len, kReduceBlock));
+  const std::int64_t parts = std::clamp<std::int64_t>(ceil_div(partial_.full_grid, r.rows), 1,
+                                                      ceil_div(r.length, kReduceBlock));
   // With one part per row the partials are the result: values (or indices) go to the output.
   const bool one_pass = parts == 1;
-  const std::size_t count = static_cast<std::size_t>(rows * parts);
-  std::unique_ptr<Scratch> values, indices;
-  if (!one_pass || arg)
-    values = std::make_unique<Scratch>(device, count * size_of(codegen::partial_dtype(kernel_)));
-  if (!one_pass && arg) indices = std::make_unique<Scratch>(device, count * sizeof(std::int64_t));
-  const CUdeviceptr output = address(out.memory);
+  const std::size_t count = static_cast<std::size_t>(r.rows * parts);
+  std::deque<OutputPartials> partials;
+  for (std::size_t o = 0; o < kernel_.outputs.size(); ++o)
+    partials.emplace_back(device, kernel_, o, args.outputs[o], one_pass, count);
 
   Arguments a;
-  a.add(rows);
-  a.add(row_len);
+  a.add(r.rows);
+  a.add(r.length);
   a.add(parts);
   add_elementwise(a, kernel_, args);
-  a.add(values ? values->address() : output);
-  a.add(values ? std::int64_t{0} : out.offset);
-  if (arg) {
-    a.add(indices ? indices->address() : output);
-    a.add(indices ? std::int64_t{0} : out.offset);
+  for (const OutputPartials& p : partials) {
+    a.add(p.values());
+    a.add(p.values_offset());
+    if (p.arg()) {
+      a.add(p.indices());
+      a.add(p.indices_offset());
+    }
   }
-  run(partial_, rows * parts, a.pointers());
+  run(partial_, r.rows * parts, a.pointers());
   if (one_pass) return;
 
   Arguments f;
-  f.add(rows);
+  f.add(r.rows);
   f.add(parts);
-  f.add(values->address());
-  if (arg) f.add(indices->address());
-  f.add(output);
-  f.add(out.offset);
-  run(final_, rows, f.pointers());
+  for (std::size_t o = 0; o < partials.size(); ++o) {
+    f.add(partials[o].values());
+    if (partials[o].arg()) f.add(partials[o].indices());
+    f.add(address(args.outputs[o].memory));
+    f.add(args.outputs[o].offset);
+  }
+  run(final_, r.rows, f.pointers());
 }
 
 }  // namespace switchyard::cuda

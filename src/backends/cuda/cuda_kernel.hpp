@@ -36,7 +36,7 @@ class KernelProgram final : public Executable {
   };
   Entry entry(const char* name, int fixed_block) const;
   void launch_map(const LaunchArgs& args, std::int64_t n) const;
-  void launch_reduction(Device& device, const LaunchArgs& args, std::int64_t n) const;
+  void launch_reduction(Device& device, const LaunchArgs& args) const;
   void run(const Entry& entry, std::int64_t blocks, void** arguments) const;
 
   // Unloads a module in the context it was loaded into, keeping that context alive until then

@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <cstdio>
+#include <deque>
 #include <optional>
 
 #include "backends/opencl/opencl_compiler.hpp"
@@ -77,6 +78,10 @@ void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo&
                      " and " + std::to_string(k.outputs.size()));
 }
 
+bool is_arg(ir::ReduceOp op) {
+  return op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax;
+}
+
 std::string hex(std::uint64_t v) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
@@ -96,6 +101,29 @@ class Scratch {
  private:
   Device& device_;
   DeviceMemory memory_;
+};
+
+// Where sy_reduce_partial puts one output's partial results: scratch that sy_reduce_final
+// folds, or, with one part per row, the output itself (Arg ops still keep their values in
+// scratch, their indices being the result).
+class OutputPartials {
+ public:
+  OutputPartials(Device& d, const ir::Kernel& k, std::size_t output, const Operand& out,
+                 bool direct, std::size_t count)
+      : out_(out), arg_(is_arg(k.reductions[output].op)) {
+    if (!direct || arg_) values_.emplace(d, count * size_of(codegen::partial_dtype(k, output)));
+    if (!direct && arg_) indices_.emplace(d, count * sizeof(cl_long));
+  }
+  bool arg() const { return arg_; }
+  const DeviceMemory& values() const { return values_ ? values_->memory() : out_.memory; }
+  std::int64_t values_offset() const { return values_ ? 0 : out_.offset; }
+  const DeviceMemory& indices() const { return indices_ ? indices_->memory() : out_.memory; }
+  std::int64_t indices_offset() const { return indices_ ? 0 : out_.offset; }
+
+ private:
+  const Operand& out_;
+  bool arg_;
+  std::optional<Scratch> values_, indices_;
 };
 
 }  // namespace
@@ -154,41 +182,41 @@ void Program::launch_map(const LaunchArgs& args) {
 }
 
 void Program::launch_reduction(const LaunchArgs& args) {
-  const codegen::ReducePlan plan =
-      codegen::plan_reduction(args.shape, kernel_.reduction.over, target_, device_.max_groups());
+  const codegen::ReducePlan plan = codegen::plan_reduction(
+      ir::folded_rows(kernel_.reductions[0], args.shape), target_, device_.max_groups());
   if (plan.groups == 0) return;
-  const Operand& out = args.outputs[0];
   if (plan.by_rows) {
     Args a(rows_.get(), device_.info());
     a.index(plan.rows).index(plan.row_len);
     add_operands(a, kernel_, args);
-    a.memory(out.memory).index(out.offset);
+    for (const Operand& out : args.outputs) a.memory(out.memory).index(out.offset);
     return enqueue(rows_.get(), plan.groups, "sy_reduce_rows");
   }
-  const bool arg =
-      kernel_.reduction.op == ir::ReduceOp::ArgMin || kernel_.reduction.op == ir::ReduceOp::ArgMax;
-  const std::size_t partial_bytes = size_of(codegen::partial_dtype(kernel_));
-  const std::size_t count = static_cast<std::size_t>(plan.rows * plan.parts);
   // With one part per row the partials are the result (codegen.hpp); only Arg ops still need
   // somewhere to put the values.
   const bool direct = !plan.final_pass();
-  std::optional<Scratch> values, indices;
-  if (!direct || arg) values.emplace(device_, count * partial_bytes);
-  if (!direct && arg) indices.emplace(device_, count * sizeof(cl_long));
-  const bool values_are_out = direct && !arg;
+  const std::size_t count = static_cast<std::size_t>(plan.rows * plan.parts);
+  std::deque<OutputPartials> partials;
+  for (std::size_t o = 0; o < kernel_.outputs.size(); ++o)
+    partials.emplace_back(device_, kernel_, o, args.outputs[o], direct, count);
 
   Args a(partial_.get(), device_.info());
   a.index(plan.rows).index(plan.row_len).index(plan.parts);
   add_operands(a, kernel_, args);
-  a.memory(values_are_out ? out.memory : values->memory()).index(values_are_out ? out.offset : 0);
-  if (arg) a.memory(direct ? out.memory : indices->memory()).index(direct ? out.offset : 0);
+  for (const OutputPartials& p : partials) {
+    a.memory(p.values()).index(p.values_offset());
+    if (p.arg()) a.memory(p.indices()).index(p.indices_offset());
+  }
   enqueue(partial_.get(), plan.groups, "sy_reduce_partial");
   if (direct) return;
 
   Args f(final_.get(), device_.info());
-  f.index(plan.rows).index(plan.parts).memory(values->memory());
-  if (arg) f.memory(indices->memory());
-  f.memory(out.memory).index(out.offset);
+  f.index(plan.rows).index(plan.parts);
+  for (std::size_t o = 0; o < partials.size(); ++o) {
+    f.memory(partials[o].values());
+    if (partials[o].arg()) f.memory(partials[o].indices());
+    f.memory(args.outputs[o].memory).index(args.outputs[o].offset);
+  }
   enqueue(final_.get(), plan.rows, "sy_reduce_final");
 }
 
