@@ -250,7 +250,7 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
       out.group.output_shapes.push_back(p.roots[i]->shape);
       if (p.space.reduction)
         build.builder().reduce(p.roots[i]->reduce.op, p.space.over,
-                               std::popcount(p.space.axes));
+                               std::max(std::popcount(p.space.axes), 1));
     }
     out.group.kernel = build.builder().build();
     out.roots = std::move(p.roots);

@@ -40,7 +40,6 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<std::span<const int>
       out_shape.push_back(a.shape()[i]);
     }
   }
-  if (a.size() == 0) reduced = 0;
   const bool has_identity = op == ir::ReduceOp::Sum || op == ir::ReduceOp::Prod;
   if (reduced == 0 && !has_identity)
     throw ValueError(std::string(fn) + " of an empty array (shape " + to_string(a.shape()) +
