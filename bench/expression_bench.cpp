@@ -21,8 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "fused_loop.hpp"
 #include "expr/fusion.hpp"
+#include "fused_loop.hpp"
 #include "runtime/background.hpp"
 #include "switchyard/switchyard.hpp"
 #include "triad.hpp"
@@ -116,7 +116,7 @@ void BM_TinyOp(benchmark::State& state) {
 void BM_BuildAndFuse20(benchmark::State& state) {
   const sy::Array a = sy::Array::uniform({1000}, 1), b = sy::Array::uniform({1000}, 2);
   for (auto _ : state) {
-    sy::Array y = a * b;  // 3 nodes: two inputs and the product
+    sy::Array y = a * b;                                    // 3 nodes: two inputs and the product
     for (int i = 0; i < 6; ++i) y = sy::sin(y) + a * 0.5f;  // ... 6 x (sin, *, +, leaf, scalar)
     const auto kernels = sy::expr::plan({y.node()});
     benchmark::DoNotOptimize(kernels.data());

@@ -82,9 +82,7 @@ std::vector<Workload> workloads() {
   auto elements = [](double size) { return std::to_string(static_cast<std::int64_t>(size)); };
   return {
       {"add", 1e8, vector_of(2), [](const auto& in) { return in[0] + in[1]; }, elements},
-      {"chain10", 1e8, vector_of(2),
-       [](const auto& in) { return chain(in[0], in[1]); },
-       elements},
+      {"chain10", 1e8, vector_of(2), [](const auto& in) { return chain(in[0], in[1]); }, elements},
       {"sum", 1e8, vector_of(1), [](const auto& in) { return sy::sum(in[0]); }, elements},
       {"gemv", 1e8,
        [](double size) {

@@ -186,7 +186,7 @@ TEST_F(Explain, DataResidentOnOpenclCostsTransfersOnlyOnTheCpu) {
     DeviceScope scope("opencl:0");
     a = a + 0.0f;
     b = b + 0.0f;
-    eval(a, b);  // made there: their only copies live on opencl:0
+    eval(a, b);   // made there: their only copies live on opencl:0
     eval(a * b);  // compiled there, so the choice below is not made while compiling
   }
   ASSERT_EQ(a.locations(), std::vector<std::string>{"opencl:0"});

@@ -126,12 +126,12 @@ Array Array::slice(int axis, std::optional<std::int64_t> start, std::optional<st
     // ceil(span / |step|) without forming span + |step| - 1 or -step, which overflow for steps
     // near the int64 limits.
     const std::int64_t span = step > 0 ? last - first : first - last;
-    const std::uint64_t magnitude = step > 0 ? static_cast<std::uint64_t>(step)
-                                             : static_cast<std::uint64_t>(-(step + 1)) + 1;
+    const std::uint64_t magnitude =
+        step > 0 ? static_cast<std::uint64_t>(step) : static_cast<std::uint64_t>(-(step + 1)) + 1;
     const std::int64_t count =
-        span <= 0 ? 0
-                  : static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude) +
-                        1;
+        span <= 0
+            ? 0
+            : static_cast<std::int64_t>((static_cast<std::uint64_t>(span) - 1) / magnitude) + 1;
     const std::int64_t stride = g.strides[axis];
     g.shape[axis] = count;
     // With one element or none the stride is never used to step; keep it from overflowing.

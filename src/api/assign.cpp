@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "expr/realize.hpp"
 #include "expr/node.hpp"
+#include "expr/realize.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/ops.hpp"
 

@@ -46,12 +46,12 @@ bool contains(const std::vector<const Node*>& seen, const Node* n) {
 // Where a kernel's elements come from: the iteration space, and how an array of a root's shape
 // is viewed over it (broadcast, then for reductions the reduced axes moved last).
 struct RootSpace {
-  Shape shape;                 // iteration space
-  Shape broadcast_to;          // what every array is first broadcast to
-  std::vector<int> order;      // then permuted (empty: not)
+  Shape shape;             // iteration space
+  Shape broadcast_to;      // what every array is first broadcast to
+  std::vector<int> order;  // then permuted (empty: not)
   ir::ReduceOver over = ir::ReduceOver::All;
   bool reduction = false;
-  std::uint32_t axes = 0;      // reduced axes of broadcast_to (reductions)
+  std::uint32_t axes = 0;  // reduced axes of broadcast_to (reductions)
 
   friend bool operator==(const RootSpace& a, const RootSpace& b) {
     return a.reduction == b.reduction && a.broadcast_to == b.broadcast_to && a.axes == b.axes;
@@ -174,10 +174,10 @@ class KernelBuild {
       if (instr.op == i.op && instr.dtype == i.dtype && instr.a == i.a && instr.b == i.b &&
           instr.c == i.c)
         return value;
-    const std::int32_t value = i.op == ir::OpCode::Cast  ? k_.cast(i.a, i.dtype)
-                               : ir::arity(i.op) == 3 ? k_.where(i.a, i.b, i.c)
-                               : ir::arity(i.op) == 2 ? k_.binary(i.op, i.a, i.b, i.dtype)
-                                                      : k_.unary(i.op, i.a, i.dtype);
+    const std::int32_t value = i.op == ir::OpCode::Cast ? k_.cast(i.a, i.dtype)
+                               : ir::arity(i.op) == 3   ? k_.where(i.a, i.b, i.c)
+                               : ir::arity(i.op) == 2   ? k_.binary(i.op, i.a, i.b, i.dtype)
+                                                        : k_.unary(i.op, i.a, i.dtype);
     computed_.emplace_back(i, value);
     return value;
   }

@@ -38,11 +38,11 @@ struct Node {
   NodeKind kind = NodeKind::Leaf;
   DType dtype = DType::Float32;
   Shape shape;
-  ir::OpCode op = ir::OpCode::Load;              // Op
-  ScalarValue scalar{};                          // Scalar
-  ReduceSpec reduce;                             // Reduce
-  std::function<Array(const Array&)> view;       // View: the same view of any array
-  std::array<std::shared_ptr<Node>, 3> operands; // Op (arity), Reduce and View (one)
+  ir::OpCode op = ir::OpCode::Load;               // Op
+  ScalarValue scalar{};                           // Scalar
+  ReduceSpec reduce;                              // Reduce
+  std::function<Array(const Array&)> view;        // View: the same view of any array
+  std::array<std::shared_ptr<Node>, 3> operands;  // Op (arity), Reduce and View (one)
   // The device a DeviceScope pinned the thread to when the node was made (device null: none).
   // The node runs there, whenever it is realised; one pending graph never mixes two pins.
   runtime::Candidate pin;

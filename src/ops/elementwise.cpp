@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/checked.hpp"
-#include "expr/realize.hpp"
 #include "expr/node.hpp"
+#include "expr/realize.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -115,7 +115,8 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
   if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
   byte_count(shape, t.result);  // broadcast views can ask for a result no memory holds
-  return Array(expr::make_op(t.op, t.result, shape, operand(a, t.operands), operand(b, t.operands)));
+  return Array(
+      expr::make_op(t.op, t.result, shape, operand(a, t.operands), operand(b, t.operands)));
 }
 
 Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first) {

@@ -76,8 +76,8 @@ Array matmul(const Array& a_in, const Array& b_in) {
   const std::int64_t n = b.shape()[1];
   byte_count(Shape{m, n}, t);  // broadcast operands can ask for a result no memory holds
   args.m = m, args.n = n, args.k = k, args.lda = A.leading, args.ldb = B.leading, args.ldc = n;
-  return array_of(runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed},
-                                       args, view_of(A.array), view_of(B.array), Shape{m, n}));
+  return array_of(runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args,
+                                       view_of(A.array), view_of(B.array), Shape{m, n}));
 }
 
 }  // namespace switchyard

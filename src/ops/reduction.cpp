@@ -11,7 +11,8 @@ namespace switchyard {
 namespace {
 
 // Bit i set: axis i of an array of rank `rank` is reduced (all of them when `axes` is absent).
-std::uint32_t axis_mask(std::string_view fn, const Array& a, std::optional<std::span<const int>> axes) {
+std::uint32_t axis_mask(std::string_view fn, const Array& a,
+                        std::optional<std::span<const int>> axes) {
   const int rank = a.ndim();
   if (!axes) return rank == 0 ? 0 : static_cast<std::uint32_t>((1ull << rank) - 1);
   std::uint32_t mask = 0;
@@ -66,12 +67,12 @@ Array mean_over(const Array& a, std::optional<std::span<const int>> axes, bool k
 
 }  // namespace
 
-#define SWITCHYARD_DEFINE_REDUCTION(fn, op)                                 \
-  Array fn(const Array& a, std::optional<int> axis, bool keepdims) {        \
-    return reduce(ir::ReduceOp::op, a, one_axis(axis), keepdims);           \
-  }                                                                         \
-  Array fn(const Array& a, std::span<const int> axes, bool keepdims) {      \
-    return reduce(ir::ReduceOp::op, a, axes, keepdims);                     \
+#define SWITCHYARD_DEFINE_REDUCTION(fn, op)                            \
+  Array fn(const Array& a, std::optional<int> axis, bool keepdims) {   \
+    return reduce(ir::ReduceOp::op, a, one_axis(axis), keepdims);      \
+  }                                                                    \
+  Array fn(const Array& a, std::span<const int> axes, bool keepdims) { \
+    return reduce(ir::ReduceOp::op, a, axes, keepdims);                \
   }
 SWITCHYARD_DEFINE_REDUCTION(sum, Sum)
 SWITCHYARD_DEFINE_REDUCTION(prod, Prod)

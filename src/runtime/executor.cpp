@@ -213,7 +213,7 @@ class Plan {
 // and explain reports; throws AllDevicesFailed listing every attempt when all fail.
 template <class Attempt_>
 auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label,
-              const Attempt_& attempt) {
+             const Attempt_& attempt) {
   const auto start = TraceClock::now();
   Plan plan(w, kernel, label);
   std::vector<runtime::Attempt> attempts;
@@ -353,8 +353,8 @@ std::vector<View> realize(const Group& g) {
     throw ValueError("a kernel reads " + std::to_string(g.inputs.size()) + " inputs and writes " +
                      std::to_string(n_outputs) + " outputs: expected at most 16 of each");
 
-  scheduler::Workload w = scheduler::describe(kernel, elements, bytes_read(g.inputs),
-                                              total_out_bytes);
+  scheduler::Workload w =
+      scheduler::describe(kernel, elements, bytes_read(g.inputs), total_out_bytes);
   const Buffer* buffers[kMaxInputs + kMaxOutputs];
   std::size_t placed = 0;
   for (const View& in : g.inputs) buffers[placed++] = in.buffer.get();
@@ -364,44 +364,42 @@ std::vector<View> realize(const Group& g) {
   add_residency(w, std::span(buffers, placed));
   const std::string& label = cached_label(kernel, w.signature);
 
-  return execute(w, &kernel, label,
-                 [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
-                   Device& device = *c.device;
-                   std::vector<View> outs;
-                   for (std::size_t i = 0; i < n_outputs; ++i)
-                     outs.push_back(in_place ? g.destinations[i]
-                                             : contiguous_view(allocate_output(device, out_bytes[i]),
-                                                               output_dtype(kernel, i),
-                                                               g.output_shapes[i]));
-                   Operand operands[kMaxInputs], results[kMaxOutputs];
-                   for (std::size_t i = 0; i < n_outputs; ++i) {
-                     const View& out = outs[i];
-                     auto memory = [&] { return out.buffer->write_on(device); };
-                     // A destination's memory there is taken now (a fresh output's already was);
-                     // one that is only partly written keeps the rest: it is brought there whole.
-                     if (!in_place)
-                       results[i] = {memory(), out.dtype, out.offset, out.strides};
-                     else if (out_bytes[i] == out.buffer->bytes())
-                       results[i] = {acquire_memory(device, out_bytes[i], memory), out.dtype,
-                                     out.offset, out.strides};
-                     else
-                       results[i] = operand_on(device, out, t);
-                   }
-                   stage = "transfer";
-                   for (std::size_t i = 0; i < g.inputs.size(); ++i)
-                     operands[i] = operand_on(device, g.inputs[i], t);
-                   stage = "compile";
-                   const Prepared prepared = prepare(device, kernel, w.signature, label);
-                   t.compile_s = prepared.compile_s;
-                   t.cache_hit = prepared.cache_hit;
-                   stage = "launch";
-                   const LaunchArgs args{g.shape, std::span(operands, g.inputs.size()), g.scalars,
-                                         std::span(results, n_outputs), c.parallelism};
-                   timed_launch(device, label, t,
-                                [&] { device.launch(*prepared.executable, args); });
-                   for (const View& out : outs) out.buffer->mark_written(device);
-                   return outs;
-                 });
+  return execute(
+      w, &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+        Device& device = *c.device;
+        std::vector<View> outs;
+        for (std::size_t i = 0; i < n_outputs; ++i)
+          outs.push_back(in_place ? g.destinations[i]
+                                  : contiguous_view(allocate_output(device, out_bytes[i]),
+                                                    output_dtype(kernel, i), g.output_shapes[i]));
+        Operand operands[kMaxInputs], results[kMaxOutputs];
+        for (std::size_t i = 0; i < n_outputs; ++i) {
+          const View& out = outs[i];
+          auto memory = [&] { return out.buffer->write_on(device); };
+          // A destination's memory there is taken now (a fresh output's already was);
+          // one that is only partly written keeps the rest: it is brought there whole.
+          if (!in_place)
+            results[i] = {memory(), out.dtype, out.offset, out.strides};
+          else if (out_bytes[i] == out.buffer->bytes())
+            results[i] = {acquire_memory(device, out_bytes[i], memory), out.dtype, out.offset,
+                          out.strides};
+          else
+            results[i] = operand_on(device, out, t);
+        }
+        stage = "transfer";
+        for (std::size_t i = 0; i < g.inputs.size(); ++i)
+          operands[i] = operand_on(device, g.inputs[i], t);
+        stage = "compile";
+        const Prepared prepared = prepare(device, kernel, w.signature, label);
+        t.compile_s = prepared.compile_s;
+        t.cache_hit = prepared.cache_hit;
+        stage = "launch";
+        const LaunchArgs args{g.shape, std::span(operands, g.inputs.size()), g.scalars,
+                              std::span(results, n_outputs), c.parallelism};
+        timed_launch(device, label, t, [&] { device.launch(*prepared.executable, args); });
+        for (const View& out : outs) out.buffer->mark_written(device);
+        return outs;
+      });
 }
 
 View run_library(const LibraryOp& op, const LibraryArgs& args, const View& a, const View& b,
