@@ -30,7 +30,11 @@ runtime::View view_of(const Array& a) {
   return {a.buffer(), a.dtype(), a.shape(), a.strides(), a.offset()};
 }
 
-Array array_of(const runtime::View& v) {
+Array run_blas(const LibraryOp& op, const LibraryArgs& args, const Array& a, const Array& b,
+               const Shape& out_shape) {
+  const runtime::View inputs[] = {view_of(a), view_of(b)};
+  const runtime::LibraryOutput output{op.dtype, out_shape};
+  const runtime::View v = runtime::run_library(op, args, inputs, {&output, 1}).front();
   return Array(v.buffer, v.dtype, v.shape, v.strides, v.offset);
 }
 
@@ -69,15 +73,14 @@ Array matmul(const Array& a_in, const Array& b_in) {
   if (b.ndim() == 1) {
     const Array x = b.is_contiguous() ? b : b.copy();
     args.m = m, args.n = k, args.lda = A.leading;
-    return array_of(runtime::run_library({LibraryOp::Kind::Gemv, t, A.transposed}, args,
-                                         view_of(A.array), view_of(x), Shape{m}));
+    return run_blas({LibraryOp::Kind::Gemv, t, A.transposed}, args, A.array, x, Shape{m});
   }
   const MatrixOperand B = as_blas_matrix(b);
   const std::int64_t n = b.shape()[1];
   byte_count(Shape{m, n}, t);  // broadcast operands can ask for a result no memory holds
   args.m = m, args.n = n, args.k = k, args.lda = A.leading, args.ldb = B.leading, args.ldc = n;
-  return array_of(runtime::run_library({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args,
-                                       view_of(A.array), view_of(B.array), Shape{m, n}));
+  return run_blas({LibraryOp::Kind::Gemm, t, A.transposed, B.transposed}, args, A.array, B.array,
+                  Shape{m, n});
 }
 
 }  // namespace switchyard

@@ -402,32 +402,51 @@ std::vector<View> realize(const Group& g) {
       });
 }
 
-View run_library(const LibraryOp& op, const LibraryArgs& args, const View& a, const View& b,
-                 const Shape& out_shape) {
-  const std::size_t out_bytes = byte_count(out_shape, op.dtype);
+std::string library_label(const LibraryOp& op) {
+  static constexpr std::string_view kNames[] = {"gemm",    "gemv",   "scan", "sort",
+                                                "compact", "gather", "fft"};
+  std::string label(kNames[static_cast<int>(op.kind)]);
+  if (op.kind == LibraryOp::Kind::Scan) label += std::string(" ") + std::string(name(op.scan));
+  if (op.kind == LibraryOp::Kind::Sort && op.indices) label = "argsort";
+  if (op.kind == LibraryOp::Kind::Compact && op.indices) label = "nonzero";
+  return label + " " + std::string(name(op.dtype));
+}
+
+std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
+                              std::span<const View> inputs,
+                              std::span<const LibraryOutput> outputs) {
+  if (inputs.size() > 2 || outputs.empty() || outputs.size() > 2)
+    throw ValueError("library op " + library_label(op) + " with " + std::to_string(inputs.size()) +
+                     " inputs and " + std::to_string(outputs.size()) +
+                     " outputs: expected up to 2 of each");
   scheduler::Workload w = scheduler::describe(op, args);
-  const Buffer* buffers[2] = {a.buffer.get(), b.buffer.get()};
-  add_residency(w, buffers);
-  const std::string label = op.kind == LibraryOp::Kind::Gemm
-                                ? "gemm " + std::string(name(op.dtype))
-                                : "gemv " + std::string(name(op.dtype));
+  const Buffer* buffers[2] = {};
+  for (std::size_t i = 0; i < inputs.size(); ++i) buffers[i] = inputs[i].buffer.get();
+  add_residency(w, std::span(buffers, inputs.size()));
+  const std::string label = library_label(op);
   return execute(
       w, nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
-        View out = contiguous_view(allocate_output(device, out_bytes), op.dtype, out_shape);
+        std::vector<View> outs;
+        for (const LibraryOutput& o : outputs)
+          outs.push_back(contiguous_view(allocate_output(device, byte_count(o.shape, o.dtype)),
+                                         o.dtype, o.shape));
         stage = "transfer";
         LibraryArgs placed = args;
-        placed.a = operand_on(device, a, t);
-        placed.b = operand_on(device, b, t);
-        placed.c = {out.buffer->write_on(device), op.dtype, 0, out.strides};
+        Operand* in_slots[2] = {&placed.a, &placed.b};
+        for (std::size_t i = 0; i < inputs.size(); ++i)
+          *in_slots[i] = operand_on(device, inputs[i], t);
+        Operand* out_slots[2] = {&placed.c, &placed.d};
+        for (std::size_t i = 0; i < outs.size(); ++i)
+          *out_slots[i] = {outs[i].buffer->write_on(device), outs[i].dtype, 0, outs[i].strides};
         stage = "compile";
         const Prepared prepared = prepare(device, op, label);
         t.compile_s = prepared.compile_s;
         t.cache_hit = prepared.cache_hit;
         stage = "launch";
         timed_launch(device, label, t, [&] { device.launch(*prepared.executable, placed); });
-        out.buffer->mark_written(device);
-        return out;
+        for (const View& out : outs) out.buffer->mark_written(device);
+        return outs;
       });
 }
 

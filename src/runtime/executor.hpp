@@ -55,9 +55,20 @@ std::vector<View> realize(const Group& group);
 const Candidate& pinned_candidate();
 void pin_candidate(const Candidate& candidate);
 
-// Runs gemm/gemv with operands a and b; the output is C or y with `out_shape`.
-View run_library(const LibraryOp& op, const LibraryArgs& args, const View& a, const View& b,
-                 const Shape& out_shape);
+// A library op's output: fresh contiguous memory of this dtype and shape.
+struct LibraryOutput {
+  DType dtype;
+  Shape shape;
+};
+
+// Runs a library op on the device the scheduler chooses (with fallback): `inputs` become the
+// operands a and b of `args`, `outputs` c and d (backend.hpp says what each op reads and writes).
+// Returns the outputs. Sizes in `args` are the caller's; operands are filled in here.
+std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
+                              std::span<const View> inputs, std::span<const LibraryOutput> outputs);
+
+// "gemm float32", "scan sum int64", "argsort float64": what a library op computes.
+std::string library_label(const LibraryOp& op);
 
 // "mul,sin,add float32", "sum int64": what a kernel computes, for metrics, traces and explain.
 std::string kernel_label(const ir::Kernel& kernel);

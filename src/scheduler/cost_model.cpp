@@ -37,13 +37,21 @@ double input_transfer_s(const InputPlacement& in, const DeviceModel& m, int devi
   return d2h_s(source_of(in, m, sources), bytes) + h2d_s(m, bytes);
 }
 
+// A read at a data-dependent position costs a whole cache line when it misses.
+constexpr double kRandomAccessBytes = 64;
+
 double compute_s(const Workload& w, const DeviceModel& m) {
-  const double memory_s = static_cast<double>(w.working_set_bytes()) / m.memory_bytes_per_s;
-  if (w.kind == WorkKind::Gemm || w.kind == WorkKind::Gemv)
+  double bytes = static_cast<double>(w.working_set_bytes()) * w.memory_passes;
+  if (w.random_access) bytes += static_cast<double>(w.elements) * kRandomAccessBytes;
+  const double memory_s = bytes / m.memory_bytes_per_s;
+  // Reading back a data-dependent size is one more round trip before the result is usable.
+  const double size_readback_s =
+      w.data_dependent_size ? m.launch_s + (m.host_addressable ? 0 : m.d2h_latency_s) : 0;
+  if (w.kind == WorkKind::Gemm || w.kind == WorkKind::Gemv || w.kind == WorkKind::Fft)
     return std::max(memory_s, w.flops / m.flops_per_s);
   const double per_element_s = w.arithmetic_per_element / m.arithmetic_per_s +
                                w.transcendental_per_element / m.transcendental_per_s;
-  return std::max(memory_s, static_cast<double>(w.elements) * per_element_s);
+  return std::max(memory_s, static_cast<double>(w.elements) * per_element_s) + size_readback_s;
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -23,35 +24,98 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
 }
 
 std::uint64_t library_signature(const LibraryOp& op) {
-  const std::array<std::uint8_t, 8> bytes = {'s',
-                                             'w',
-                                             'l',
-                                             'b',
-                                             static_cast<std::uint8_t>(op.kind),
-                                             static_cast<std::uint8_t>(op.dtype),
-                                             static_cast<std::uint8_t>(op.transpose_a),
-                                             static_cast<std::uint8_t>(op.transpose_b)};
+  const std::array<std::uint8_t, 14> bytes = {'s',
+                                              'w',
+                                              'l',
+                                              'b',
+                                              static_cast<std::uint8_t>(op.kind),
+                                              static_cast<std::uint8_t>(op.dtype),
+                                              static_cast<std::uint8_t>(op.transpose_a),
+                                              static_cast<std::uint8_t>(op.transpose_b),
+                                              static_cast<std::uint8_t>(op.scan),
+                                              static_cast<std::uint8_t>(op.exclusive),
+                                              static_cast<std::uint8_t>(op.indices),
+                                              static_cast<std::uint8_t>(op.fft),
+                                              static_cast<std::uint8_t>(op.inverse),
+                                              static_cast<std::uint8_t>(op.rank)};
   return XXH64(bytes.data(), bytes.size(), 0);
 }
 
+namespace {
+
+double log2_at_least_1(double n) {
+  return std::max(1.0, std::log2(std::max(n, 1.0)));
+}
+
+}  // namespace
+
 Workload describe(const LibraryOp& op, const LibraryArgs& args) {
+  using Kind = LibraryOp::Kind;
   const double m = static_cast<double>(args.m), n = static_cast<double>(args.n),
-               k = static_cast<double>(args.k);
+               k = static_cast<double>(args.k), batch = static_cast<double>(args.batch);
+  const double rows = static_cast<double>(args.rows), length = static_cast<double>(args.length);
   const double element_bytes = static_cast<double>(size_of(op.dtype));
+  const double elements = rows * length;  // rows × length ops
   Workload w;
   w.signature = library_signature(op);
-  if (op.kind == LibraryOp::Kind::Gemm) {
-    w.kind = WorkKind::Gemm;
-    w.elements = args.m * args.n;
-    w.flops = 2 * m * n * k;
-    w.bytes_read = static_cast<std::uint64_t>((m * k + k * n) * element_bytes);
-    w.bytes_written = static_cast<std::uint64_t>(m * n * element_bytes);
-  } else {
-    w.kind = WorkKind::Gemv;
-    w.elements = args.m;
-    w.flops = 2 * m * n;
-    w.bytes_read = static_cast<std::uint64_t>((m * n + n) * element_bytes);
-    w.bytes_written = static_cast<std::uint64_t>(m * element_bytes);
+  w.elements = static_cast<std::int64_t>(elements);
+  auto bytes = [&](double count, double each) { return static_cast<std::uint64_t>(count * each); };
+  switch (op.kind) {
+    case Kind::Gemm:
+      w.kind = WorkKind::Gemm;
+      w.elements = static_cast<std::int64_t>(batch * m * n);
+      w.flops = 2 * batch * m * n * k;
+      w.bytes_read = bytes(batch * (m * k + k * n), element_bytes);
+      w.bytes_written = bytes(batch * m * n, element_bytes);
+      break;
+    case Kind::Gemv:
+      w.kind = WorkKind::Gemv;
+      w.elements = args.m;
+      w.flops = 2 * m * n;
+      w.bytes_read = bytes(m * n + n, element_bytes);
+      w.bytes_written = bytes(m, element_bytes);
+      break;
+    case Kind::Scan:
+      w.kind = WorkKind::Scan;
+      w.arithmetic_per_element = 2;
+      w.bytes_read = w.bytes_written = bytes(elements, element_bytes);
+      break;
+    case Kind::Sort:
+      // Log-linear: a comparison sort's rounds (or a radix sort's passes) grow with log n.
+      w.kind = WorkKind::Sort;
+      w.arithmetic_per_element = log2_at_least_1(length);
+      w.memory_passes = log2_at_least_1(length) / 4;
+      w.bytes_read = bytes(elements, element_bytes);
+      w.bytes_written = bytes(elements, element_bytes + (op.indices ? 8 : 0));
+      break;
+    case Kind::Compact:
+      w.kind = WorkKind::Compact;
+      w.elements = args.length;
+      w.arithmetic_per_element = 2;
+      w.memory_passes = 2;  // count the mask, then move what it keeps
+      w.data_dependent_size = true;
+      w.bytes_read = bytes(length, element_bytes + 1);
+      w.bytes_written = bytes(length, op.indices ? 8 : element_bytes);
+      break;
+    case Kind::Gather: {
+      const double out = rows * static_cast<double>(args.count) * static_cast<double>(args.inner);
+      w.kind = WorkKind::Gather;
+      w.elements = static_cast<std::int64_t>(out);
+      w.random_access = true;
+      w.bytes_read = bytes(out, element_bytes) + bytes(static_cast<double>(args.count), 8);
+      w.bytes_written = bytes(out, element_bytes);
+      break;
+    }
+    case Kind::Fft: {
+      // 5·N·log2(N) flops per complex transform of N points (the usual FFT count).
+      const double points = op.rank == 2 ? m * n : n;
+      w.kind = WorkKind::Fft;
+      w.elements = static_cast<std::int64_t>(rows * points);
+      w.flops = 5 * rows * points * log2_at_least_1(points);
+      w.memory_passes = std::max(1.0, std::ceil(log2_at_least_1(points) / 12));
+      w.bytes_read = w.bytes_written = bytes(rows * points, 2 * element_bytes);
+      break;
+    }
   }
   return w;
 }

@@ -11,7 +11,17 @@
 
 namespace switchyard::scheduler {
 
-enum class WorkKind : std::uint8_t { Elementwise, Reduction, Gemm, Gemv };
+enum class WorkKind : std::uint8_t {
+  Elementwise,
+  Reduction,
+  Gemm,
+  Gemv,
+  Scan,
+  Sort,
+  Compact,
+  Gather,
+  Fft
+};
 
 // Where one input's valid copies are: the host, and devices by their index in the registry's
 // device list (bit i = Registry::devices()[i]).
@@ -30,7 +40,11 @@ struct Workload {
   double arithmetic_per_element = 0;      // cheap operations per element
   double transcendental_per_element = 0;  // exp, log, sin, ... per element
   double flops = 0;                       // library ops: 2·m·n·k (gemm), 2·m·n (gemv)
-  int ir_operations = 0;                  // instructions, for predicted compile time
+  // Features of library ops beyond bytes and operations:
+  double memory_passes = 1;          // times the working set streams through memory
+  bool random_access = false;        // reads at data-dependent positions (gather)
+  bool data_dependent_size = false;  // the result's size is read back before it can be used
+  int ir_operations = 0;             // instructions, for predicted compile time
   std::vector<InputPlacement> inputs;
   bool result_to_host = false;  // the caller reads the result on the host next
 

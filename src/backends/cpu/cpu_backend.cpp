@@ -7,9 +7,9 @@
 #include <string>
 #include <typeinfo>
 
-#include "backends/cpu/cpu_blas.hpp"
 #include "backends/cpu/cpu_info.hpp"
 #include "backends/cpu/cpu_launch.hpp"
+#include "backends/cpu/cpu_library.hpp"
 #include "backends/cpu/cpu_program.hpp"
 #include "runtime/host_memory.hpp"
 #include "switchyard/error.hpp"
@@ -56,13 +56,13 @@ class Device final : public switchyard::Device {
     return std::make_shared<Program>(kernel);
   }
   std::shared_ptr<Executable> do_prepare_library(const LibraryOp& op) override {
-    return std::make_shared<LibraryProgram>(op);
+    return prepare_library(op);
   }
   void do_launch(Executable& exe, const LaunchArgs& args) override {
     run_program(as<Program>(exe, "a kernel"), args);
   }
   void do_launch_library(Executable& exe, const LibraryArgs& args) override {
-    as<LibraryProgram>(exe, "a library op").run(args);
+    as<LibraryRoutine>(exe, "a library op").run(args);
   }
   void do_synchronize() override {}
 };

@@ -5,14 +5,14 @@
 // for B; lda, ldb and ldc are the stored matrices' row pitches in elements.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/cpu/cpu_library.hpp"
 
 namespace switchyard::cpu {
 
-class LibraryProgram final : public Executable {
+class LibraryProgram final : public LibraryRoutine {
  public:
-  explicit LibraryProgram(const LibraryOp& op);  // throws DTypeError unless float32/float64
-  void run(const LibraryArgs& args) const;       // throws ValueError for inconsistent sizes
+  explicit LibraryProgram(const LibraryOp& op);      // throws DTypeError unless float32/float64
+  void run(const LibraryArgs& args) const override;  // throws ValueError for inconsistent sizes
 
  private:
   LibraryOp op_;

@@ -80,7 +80,8 @@ BlasHandle::~BlasHandle() {
   cublas().cublasDestroy(handle_);
 }
 
-BlasProgram::BlasProgram(const LibraryOp& op, const Device& device) : op_(op), device_(device) {
+BlasProgram::BlasProgram(const LibraryOp& op, const Device& device)
+    : LibraryRoutine(device), op_(op) {
   if (!is_floating(op.dtype))
     throw DTypeError("cuBLAS on " + device.where() + " given " + std::string(name(op.dtype)) +
                      ": expected float32 or float64");

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "backends/backend.hpp"
 #include "backends/cuda/cuda_api.hpp"
+#include "backends/cuda/cuda_library.hpp"
 
 namespace switchyard::cuda {
 
@@ -25,17 +25,15 @@ class BlasHandle {
 };
 
 // One library op (float32 or float64 gemm or gemv) prepared for one device.
-class BlasProgram final : public Executable {
+class BlasProgram final : public LibraryRoutine {
  public:
   // Throws DTypeError for a dtype other than float32 or float64.
   BlasProgram(const LibraryOp& op, const Device& device);
-  const Device& device() const { return device_; }
   // Queues the op on the device's stream; the device's context is current.
-  void launch(Device& device, const LibraryArgs& args) const;
+  void launch(Device& device, const LibraryArgs& args) const override;
 
  private:
   LibraryOp op_;
-  const Device& device_;
 };
 
 }  // namespace switchyard::cuda

@@ -3,6 +3,7 @@
 #include "backends/cuda/cuda_blas.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "backends/cuda/cuda_kernel.hpp"
+#include "backends/cuda/cuda_library.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cuda {
@@ -106,7 +107,7 @@ std::shared_ptr<Executable> Device::do_prepare(const ir::Kernel& kernel) {
 }
 
 std::shared_ptr<Executable> Device::do_prepare_library(const LibraryOp& op) {
-  return std::make_shared<BlasProgram>(op, *this);
+  return prepare_library(*this, op);
 }
 
 void Device::do_launch(Executable& exe, const LaunchArgs& args) {
@@ -116,7 +117,7 @@ void Device::do_launch(Executable& exe, const LaunchArgs& args) {
 
 void Device::do_launch_library(Executable& exe, const LibraryArgs& args) {
   ContextScope scope(*context_);
-  program_for<BlasProgram>(exe, *this).launch(*this, args);
+  program_for<LibraryRoutine>(exe, *this).launch(*this, args);
 }
 
 void Device::do_synchronize() {

@@ -2,19 +2,19 @@
 // float64.
 #pragma once
 
-#include "backends/backend.hpp"
+#include "backends/opencl/opencl_library.hpp"
 
 namespace switchyard::opencl {
 
 class Device;
 
-class LibraryCall final : public Executable {
+class LibraryCall final : public LibraryRoutine {
  public:
   // Throws DTypeError for a dtype other than float32/float64, or float64 without device fp64.
   LibraryCall(Device& device, const LibraryOp& op);
 
   // Enqueues the call; returns before it runs.
-  void launch(const LibraryArgs& args);
+  void launch(const LibraryArgs& args) override;
 
  private:
   Device& device_;

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <bit>
 
-#include "backends/opencl/opencl_blas.hpp"
 #include "backends/opencl/opencl_error.hpp"
 #include "backends/opencl/opencl_kernel.hpp"
+#include "backends/opencl/opencl_library.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {
@@ -130,7 +130,7 @@ std::shared_ptr<Executable> Device::do_prepare(const ir::Kernel& kernel) {
 }
 
 std::shared_ptr<Executable> Device::do_prepare_library(const LibraryOp& op) {
-  return std::make_shared<LibraryCall>(*this, op);
+  return prepare_library(*this, op);
 }
 
 void Device::do_launch(Executable& exe, const LaunchArgs& args) {
@@ -138,7 +138,7 @@ void Device::do_launch(Executable& exe, const LaunchArgs& args) {
 }
 
 void Device::do_launch_library(Executable& exe, const LibraryArgs& args) {
-  executable_as<LibraryCall>(exe, info()).launch(args);
+  executable_as<LibraryRoutine>(exe, info()).launch(args);
 }
 
 void Device::do_synchronize() {

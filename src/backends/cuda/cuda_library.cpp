@@ -1,0 +1,27 @@
+#include "backends/cuda/cuda_library.hpp"
+
+#include <string>
+
+#include "backends/cuda/cuda_blas.hpp"
+#include "backends/cuda/cuda_device.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard::cuda {
+
+std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp& op) {
+  switch (op.kind) {
+    case LibraryOp::Kind::Gemm:
+    case LibraryOp::Kind::Gemv:
+      return std::make_shared<BlasProgram>(op, device);
+    case LibraryOp::Kind::Scan:
+    case LibraryOp::Kind::Sort:
+    case LibraryOp::Kind::Compact:
+    case LibraryOp::Kind::Gather:
+    case LibraryOp::Kind::Fft:
+      break;
+  }
+  throw DeviceError("cuda backend: library op " + std::to_string(static_cast<int>(op.kind)) +
+                    " is not available on " + device.where());
+}
+
+}  // namespace switchyard::cuda

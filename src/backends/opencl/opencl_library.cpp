@@ -1,0 +1,27 @@
+#include "backends/opencl/opencl_library.hpp"
+
+#include <string>
+
+#include "backends/opencl/opencl_blas.hpp"
+#include "backends/opencl/opencl_device.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard::opencl {
+
+std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp& op) {
+  switch (op.kind) {
+    case LibraryOp::Kind::Gemm:
+    case LibraryOp::Kind::Gemv:
+      return std::make_shared<LibraryCall>(device, op);
+    case LibraryOp::Kind::Scan:
+    case LibraryOp::Kind::Sort:
+    case LibraryOp::Kind::Compact:
+    case LibraryOp::Kind::Gather:
+    case LibraryOp::Kind::Fft:
+      break;
+  }
+  throw DeviceError("opencl backend: library op " + std::to_string(static_cast<int>(op.kind)) +
+                    " is not available on " + device.info().id());
+}
+
+}  // namespace switchyard::opencl
