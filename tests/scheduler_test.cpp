@@ -154,6 +154,57 @@ TEST(Workload, DescribesLibraryOps) {
   EXPECT_NE(gemv.signature, sig({LibraryOp::Kind::Gemv, DType::Float32}));
 }
 
+// The features that set library ops apart: log-linear work, random access, a size read back.
+TEST(Workload, DescribesTheShapeOfLibraryWork) {
+  using switchyard::DType;
+  using switchyard::LibraryOp;
+  switchyard::LibraryArgs args;
+  args.rows = 1;
+  const auto sort_of = [&](std::int64_t length) {
+    args.length = length;
+    return sched::describe(LibraryOp{LibraryOp::Kind::Sort, DType::Float32}, args);
+  };
+  const Workload small = sort_of(1 << 10), large = sort_of(1 << 20);
+  EXPECT_EQ(large.kind, sched::WorkKind::Sort);
+  EXPECT_EQ(large.elements, 1 << 20);
+  EXPECT_DOUBLE_EQ(large.arithmetic_per_element, 2 * small.arithmetic_per_element);
+  EXPECT_GT(large.memory_passes, small.memory_passes);
+
+  args.length = 1000;
+  const Workload scan = sched::describe(LibraryOp{LibraryOp::Kind::Scan, DType::Float64}, args);
+  EXPECT_EQ(scan.bytes_read, 8000u);
+  EXPECT_EQ(scan.bytes_written, 8000u);
+  EXPECT_FALSE(scan.random_access || scan.data_dependent_size);
+
+  const Workload compact =
+      sched::describe(LibraryOp{LibraryOp::Kind::Compact, DType::Float32}, args);
+  EXPECT_TRUE(compact.data_dependent_size);
+  EXPECT_EQ(compact.bytes_read, 1000u * 5);  // values and the bool mask
+
+  args.rows = 3, args.inner = 2, args.count = 10;
+  const Workload gather = sched::describe(LibraryOp{LibraryOp::Kind::Gather, DType::Float32}, args);
+  EXPECT_TRUE(gather.random_access);
+  EXPECT_EQ(gather.elements, 3 * 10 * 2);
+
+  LibraryOp fft{LibraryOp::Kind::Fft, DType::Float64};
+  args.rows = 2, args.n = 1024;
+  const Workload transform = sched::describe(fft, args);
+  EXPECT_EQ(transform.kind, sched::WorkKind::Fft);
+  EXPECT_DOUBLE_EQ(transform.flops, 5.0 * 2 * 1024 * 10);
+  fft.rank = 2, args.m = 4;
+  EXPECT_EQ(sched::describe(fft, args).elements, 2 * 4 * 1024);
+
+  // Every field that selects a different routine selects a different signature.
+  LibraryOp exclusive{LibraryOp::Kind::Scan, DType::Float32};
+  exclusive.exclusive = true;
+  EXPECT_NE(sched::library_signature(exclusive),
+            sched::library_signature({LibraryOp::Kind::Scan, DType::Float32}));
+  LibraryOp argsort{LibraryOp::Kind::Sort, DType::Float32};
+  argsort.indices = true;
+  EXPECT_NE(sched::library_signature(argsort),
+            sched::library_signature({LibraryOp::Kind::Sort, DType::Float32}));
+}
+
 TEST(Workload, SizeBucketsAreQuarterPowersOfTwo) {
   EXPECT_EQ(sched::size_bucket(0), 0);
   EXPECT_EQ(sched::size_bucket(1), 4);
@@ -194,6 +245,31 @@ TEST(CostModel, LibraryOpsAreBoundByFlopsOrBytes) {
   EXPECT_DOUBLE_EQ(sched::predict(gemm, cpu, kCpu, true).compute_s, 2e9 / 5e10);
   gemm.flops = 2e3;
   EXPECT_DOUBLE_EQ(sched::predict(gemm, cpu, kCpu, true).compute_s, 12e6 / 20e9);
+}
+
+TEST(CostModel, LibraryFeaturesAddPassesLinesAndARoundTrip) {
+  const DeviceModel gpu = gpu_like();
+  Workload stream;
+  stream.kind = sched::WorkKind::Scan;
+  stream.elements = 1'000'000;
+  stream.bytes_read = stream.bytes_written = 4'000'000;
+  const double once = sched::predict(stream, gpu, kGpu, true).compute_s;
+
+  Workload passes = stream;
+  passes.memory_passes = 4;
+  EXPECT_DOUBLE_EQ(sched::predict(passes, gpu, kGpu, true).compute_s, 4 * once);
+
+  // A data-dependent position costs a cache line per element.
+  Workload gather = stream;
+  gather.random_access = true;
+  EXPECT_DOUBLE_EQ(sched::predict(gather, gpu, kGpu, true).compute_s,
+                   (8e6 + 64 * 1e6) / gpu.memory_bytes_per_s);
+
+  // A size read back waits for the device once more.
+  Workload compact = stream;
+  compact.data_dependent_size = true;
+  EXPECT_DOUBLE_EQ(sched::predict(compact, gpu, kGpu, true).compute_s,
+                   once + gpu.launch_s + gpu.d2h_latency_s);
 }
 
 TEST(CostModel, DataOnAnotherDeviceComesBackThroughItsOwnLink) {

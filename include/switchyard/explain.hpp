@@ -31,6 +31,9 @@ struct KernelReport {
   std::string compiling_in_background;  // device compiling the kernel meanwhile, or empty
   std::string ran_on;                   // after fallbacks, where it actually ran
   double actual_s = 0;
+  // Of the attempt that succeeded: its stages, and whether its program was already compiled.
+  double compile_s = 0, transfer_s = 0, execute_s = 0;
+  bool cache_hit = false;
   int fallbacks = 0;
   std::optional<std::int64_t> break_even_elements;  // nearest size where the choice changes
   std::string break_even_choice;                    // what it changes to

@@ -244,7 +244,9 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
                         static_cast<int>(attempts.size()), scheduler::describe(plan.reason())});
-      if (explain) explain->finish(*candidate, total_s, static_cast<int>(attempts.size()));
+      if (explain)
+        explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
+                                     static_cast<int>(attempts.size())});
       return out;
     } catch (const Error& e) {
       const bool device_failure = dynamic_cast<const CompileError*>(&e) ||

@@ -86,11 +86,15 @@ void ExplainRecorder::fusion_stop(std::string what) {
   out_.fusion_stops.push_back(std::move(what));
 }
 
-void ExplainRecorder::finish(const Candidate& ran, double seconds, int fallbacks) {
+void ExplainRecorder::finish(const Candidate& ran, const Outcome& outcome) {
   KernelReport& r = out_.kernels.back();
   r.ran_on = candidate_name(ran);
-  r.actual_s = seconds;
-  r.fallbacks = fallbacks;
+  r.actual_s = outcome.total_s;
+  r.compile_s = outcome.compile_s;
+  r.transfer_s = outcome.transfer_s;
+  r.execute_s = outcome.execute_s;
+  r.cache_hit = outcome.cache_hit;
+  r.fallbacks = outcome.fallbacks;
 }
 
 // Advice from the reports: what would make this work faster.

@@ -24,8 +24,13 @@ class ExplainRecorder {
   void begin(const scheduler::Workload& w, std::string_view label,
              const scheduler::Scheduler* scheduler, const std::vector<bool>& compiled,
              const Candidate& chosen, scheduler::Reason reason, const Device* background);
-  // After the attempt that succeeded.
-  void finish(const Candidate& ran, double seconds, int fallbacks);
+  // After the attempt that succeeded, with its stage times.
+  struct Outcome {
+    double total_s = 0, compile_s = 0, transfer_s = 0, execute_s = 0;
+    bool cache_hit = false;
+    int fallbacks = 0;
+  };
+  void finish(const Candidate& ran, const Outcome& outcome);
   // Where a lazy graph was split into more kernels than one, and why.
   void fusion_stop(std::string what);
 
