@@ -64,7 +64,7 @@ void CompactRoutine::run(const LibraryArgs& args) const {
     count = compact(position, mask, args.length, data<std::int64_t>(args.c));
     return;
   }
-  with_element_type(op_.dtype, [&]<class T>(T) {
+  visit_dtype(op_.dtype, [&]<class T>(T) {
     const T* in = data<const T>(args.a);
     const auto element = [in](std::int64_t i) { return in[i]; };
     count = compact(element, mask, args.length, data<T>(args.c));

@@ -18,6 +18,7 @@
 #include "backends/cpu/library_data.hpp"
 #include "backends/cpu/library_routines.hpp"
 #include "backends/cpu/scan_folds.hpp"
+#include "switchyard/error.hpp"
 
 namespace switchyard::cpu {
 namespace {
@@ -165,7 +166,7 @@ ScanRoutine::ScanRoutine(const LibraryOp& op) : op_(op) {
 
 void ScanRoutine::run(const LibraryArgs& args) const {
   if (args.rows <= 0 || args.length <= 0) return;
-  with_element_type(op_.dtype, [&]<class T>(T) {
+  visit_dtype(op_.dtype, [&]<class T>(T) {
     switch (op_.scan) {
       case ir::ReduceOp::Sum:
         return scan_as<T, ir::ReduceOp::Sum>(op_.exclusive, args);

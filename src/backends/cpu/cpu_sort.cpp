@@ -31,19 +31,53 @@ const hwy::Sorter& thread_sorter() {
 template <class T>
 using Key = std::conditional_t<sizeof(T) == 8, std::uint64_t, std::uint32_t>;
 
+template <class T>
+constexpr Key<T> kSignBit = Key<T>{1} << (8 * sizeof(Key<T>) - 1);
+
+// Float bits as an unsigned key in the floats' order (-0.0 just below 0.0), and back.
+template <class T>
+Key<T> float_key(T x) {
+  const auto bits = std::bit_cast<Key<T>>(x);
+  return (bits & kSignBit<T>) ? ~bits : bits | kSignBit<T>;
+}
+template <class T>
+T float_of_key(Key<T> key) {
+  return std::bit_cast<T>((key & kSignBit<T>) ? key & ~kSignBit<T> : ~key);
+}
+
 // An unsigned key ordered as NumPy orders T: -0.0 equals 0.0, and every NaN is one key above +inf.
 template <class T>
 Key<T> ordered_key(T x) {
-  using K = Key<T>;
-  constexpr K kSign = K{1} << (8 * sizeof(K) - 1);
   if constexpr (std::is_same_v<T, bool>) {
     return x ? 1 : 0;
   } else if constexpr (std::is_integral_v<T>) {
-    return static_cast<K>(x) ^ kSign;
+    return static_cast<Key<T>>(x) ^ kSignBit<T>;
   } else {
-    if (std::isnan(x)) return std::numeric_limits<K>::max();
-    const K bits = std::bit_cast<K>(x == 0 ? T{0} : x);
-    return (bits & kSign) ? ~bits : bits | kSign;
+    if (std::isnan(x)) return std::numeric_limits<Key<T>>::max();
+    return float_key(x == 0 ? T{0} : x);
+  }
+}
+
+// Floats sort as unsigned keys: vqsort's float sort (Highway 1.0) turns infinities into the
+// largest finite value. NaNs go to the end first, since their keys lie at both ends.
+template <class T>
+void sort_floats(const T* in, T* out, std::int64_t n) {
+  using K = Key<T>;
+  std::int64_t numbers = 0, nans = n;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (std::isnan(in[i])) {
+      out[--nans] = in[i];
+    } else {
+      const K key = float_key(in[i]);
+      std::memcpy(out + numbers++, &key, sizeof key);
+    }
+  }
+  thread_sorter()(reinterpret_cast<K*>(out), static_cast<std::size_t>(numbers),
+                  hwy::SortAscending());
+  for (std::int64_t i = 0; i < numbers; ++i) {
+    K key;
+    std::memcpy(&key, out + i, sizeof key);
+    out[i] = float_of_key<T>(key);
   }
 }
 
@@ -53,16 +87,11 @@ void sort_values(const T* in, T* out, std::int64_t n) {
     const auto falses = std::count(in, in + n, false);
     std::fill(out, out + falses, false);
     std::fill(out + falses, out + n, true);
+  } else if constexpr (std::is_floating_point_v<T>) {
+    sort_floats(in, out, n);
   } else {
-    std::int64_t numbers = n;
-    if constexpr (std::is_floating_point_v<T>) {
-      numbers = 0;
-      std::int64_t nans = n;
-      for (std::int64_t i = 0; i < n; ++i) (std::isnan(in[i]) ? out[--nans] : out[numbers++]) = in[i];
-    } else {
-      std::memcpy(out, in, n * sizeof(T));
-    }
-    thread_sorter()(out, static_cast<std::size_t>(numbers), hwy::SortAscending());
+    std::memcpy(out, in, n * sizeof(T));
+    thread_sorter()(out, static_cast<std::size_t>(n), hwy::SortAscending());
   }
 }
 
@@ -120,7 +149,7 @@ void sort_rows(const LibraryOp& op, const LibraryArgs& x) {
 
 void SortRoutine::run(const LibraryArgs& args) const {
   if (args.rows <= 0 || args.length <= 0) return;
-  with_element_type(op_.dtype, [&]<class T>(T) { sort_rows<T>(op_, args); });
+  visit_dtype(op_.dtype, [&]<class T>(T) { sort_rows<T>(op_, args); });
 }
 
 }  // namespace switchyard::cpu
