@@ -209,6 +209,10 @@ TEST_P(Algorithms, ScanOfAPendingExpressionAndOfLongRows) {
   for (std::size_t i = 0; i < values.size(); ++i) twice[i] = 2 * values[i];
   expect_scan(cumsum(rows * 2.0f, 1), elements_of(rows, twice), {2, n}, 1, Accumulate::Sum,
               DType::Float32, false, "cumsum of a pending transposed float32 expression");
+  // Enough rows to be shared among threads whole.
+  const auto many = random_values(64 * 1023, DType::Int64, 9);
+  expect_scan(scan(host_array(many, {64, 1023}, DType::Int64), Accumulate::Max, 1, true), many,
+              {64, 1023}, 1, Accumulate::Max, DType::Int64, true, "exclusive max of 64 rows");
 }
 
 // ---- sorting
@@ -284,6 +288,11 @@ TEST_P(Algorithms, SortsAlongEachAxisOfViewsAndFlattened) {
                    "argsort flattened " + in.layout);
     }
   }
+}
+
+TEST_P(Algorithms, SortsManyRows) {
+  const auto v = sort_values(64 * 1023, DType::Float32, 10);
+  expect_sorted(host_array(v, {64, 1023}, DType::Float32), v, 1, "64 rows of float32");
 }
 
 TEST_P(Algorithms, TopKTakesTheExtremesWithTheirPositions) {
@@ -442,6 +451,10 @@ TEST_P(Algorithms, TakeFromViewsAndLongArrays) {
     expect_close(take(host_array(v, {n}, DType::Int64), host_array(idx, {1000}, DType::Int64)),
                  take_reference(v, {n}, 0, idx), false, label("take", DType::Int64, n));
   }
+  const auto rows = random_values(3 * 1023, DType::Float32, 17);
+  const auto many = random_values(40000, DType::Int64, 18, -1023, 1023);
+  expect_close(take(host_array(rows, {3, 1023}, DType::Float32), host_array(many, {40000}, DType::Int64), 1),
+               take_reference(rows, {3, 1023}, 1, many), false, "take 40000 along axis 1");
   const Array empty = take(Array::ones({3, 4}), Array::zeros({0}, DType::Int64), 1);
   EXPECT_EQ(empty.shape(), (Shape{3, 0}));
   EXPECT_EQ(empty.dtype(), DType::Float32);

@@ -1,18 +1,16 @@
-// Scans on the CPU. A row is scanned in cache-sized chunks, each as eight independent chains
-// (the loop is then bound by loads and stores, not by the latency of one add) that a second,
-// in-cache pass joins. Many rows go to threads whole; a long row alone is split into blocks
-// that every thread takes in order: a block folds its elements (reading them into cache), waits
-// for its predecessor's prefix, publishes its own, and scans from the cache. Memory is then read
-// once and written once, as in a copy.
+// Scans on the CPU. A row is scanned in groups of eight segments that run as independent chains
+// (the loop is then bound by loads and stores, not by the latency of one add) and that a second
+// pass, in L1, joins. Many rows go to threads whole; a long row alone is scanned in two passes
+// over blocks (folds in parallel, then each block scanned from its carry in parallel), tile by
+// tile so that the second pass reads the cache: memory is read once and written once, as in a
+// copy.
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include <algorithm>
-#include <atomic>
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/library_data.hpp"
@@ -24,11 +22,16 @@ namespace switchyard::cpu {
 namespace {
 
 constexpr int kChains = 8;
-// Elements per chunk: input and output of a chunk (256 KiB of float64) stay in the 1 MiB L2.
-constexpr std::int64_t kChunk = 16 * 1024;
-// Elements per block of a long row shared by the threads; a row shorter than a few blocks per
-// thread gains nothing from the hand-offs.
+// Elements per chain in a group: a group's input and output (13 KiB of float64) stay in L1 for
+// the pass that joins the chains. Not a power of two, so that the chains' addresses fall in
+// different cache sets: at 2048 floats apart (8 KiB) they shared one set and ran 8x slower.
+constexpr std::int64_t kSegment = 104;
+// A long row's unit of work for one thread, in elements; a row shorter than a few blocks per
+// thread gains nothing from splitting.
 constexpr std::int64_t kBlock = 32 * 1024;
+// A long row's tile, read from memory once and scanned from the cache: 4 MiB of input and as
+// much output, well inside a 32 MiB L3 also used by the other threads' work.
+constexpr std::int64_t kTileBytes = 4 << 20;
 
 template <class F, bool Exclusive, class T>
 T scan_serial(const T* in, T* out, std::int64_t n, T running) {
@@ -44,18 +47,16 @@ T scan_serial(const T* in, T* out, std::int64_t n, T running) {
   return running;
 }
 
-// Scans n ≤ kChunk elements after `carry` (the fold of everything before them); returns the fold
-// including them.
+// Scans one group of kChains segments of kSegment elements after `carry` (the fold of everything
+// before them); returns the fold including them.
 template <class F, bool Exclusive, class T>
-T scan_chunk(const T* in, T* out, std::int64_t n, T carry) {
-  const std::int64_t span = n / kChains;
-  if (span < 16) return scan_serial<F, Exclusive>(in, out, n, carry);
+T scan_group(const T* in, T* out, T carry) {
   T running[kChains];
   running[0] = carry;
   for (int k = 1; k < kChains; ++k) running[k] = F::identity();
-  for (std::int64_t i = 0; i < span; ++i)
+  for (std::int64_t i = 0; i < kSegment; ++i)
     for (int k = 0; k < kChains; ++k) {
-      const std::int64_t j = k * span + i;
+      const std::int64_t j = k * kSegment + i;
       if constexpr (Exclusive) {
         out[j] = running[k];
         running[k] = F::combine(running[k], in[j]);
@@ -66,20 +67,25 @@ T scan_chunk(const T* in, T* out, std::int64_t n, T carry) {
     }
   T before = running[0];
   for (int k = 1; k < kChains; ++k) {
-    T* chain = out + k * span;
-    for (std::int64_t i = 0; i < span; ++i) chain[i] = F::combine(before, chain[i]);
+    T* segment = out + k * kSegment;
+    for (std::int64_t i = 0; i < kSegment; ++i) segment[i] = F::combine(before, segment[i]);
     before = F::combine(before, running[k]);
   }
-  const std::int64_t done = kChains * span;
-  return scan_serial<F, Exclusive>(in + done, out + done, n - done, before);
+  return before;
+}
+
+template <class F, bool Exclusive, class T>
+T scan_span(const T* in, T* out, std::int64_t n, T carry) {
+  constexpr std::int64_t kGroup = kChains * kSegment;
+  std::int64_t done = 0;
+  for (; done + kGroup <= n; done += kGroup)
+    carry = scan_group<F, Exclusive>(in + done, out + done, carry);
+  return scan_serial<F, Exclusive>(in + done, out + done, n - done, carry);
 }
 
 template <class F, bool Exclusive, class T>
 void scan_row(const T* in, T* out, std::int64_t n) {
-  T running = F::identity();
-  for (std::int64_t start = 0; start < n; start += kChunk)
-    running = scan_chunk<F, Exclusive>(in + start, out + start, std::min(kChunk, n - start),
-                                       running);
+  scan_span<F, Exclusive>(in, out, n, F::identity());
 }
 
 template <class F, class T>
@@ -95,36 +101,31 @@ T fold(const T* in, std::int64_t n) {
   return total;
 }
 
-// The inclusive prefix of one block of a long row, published to the next block.
-template <class T>
-struct BlockPrefix {
-  std::atomic<bool> ready{false};
-  T inclusive{};
-};
-
-// Blocks are claimed in order from one counter, so the block a thread waits for is held by a
-// running thread that waits only on earlier blocks: the chain always moves.
+// A long row goes through in tiles that fit the last-level cache: the tile's blocks are folded
+// in parallel (reading the tile into the cache), a prefix of the folds gives each block its
+// carry, and the blocks are scanned in parallel from the cache.
 template <class F, bool Exclusive, class T>
-void scan_long_row(const T* in, T* out, std::int64_t n, int workers) {
-  const std::int64_t blocks = (n + kBlock - 1) / kBlock;
-  const auto prefixes = std::make_unique<BlockPrefix<T>[]>(blocks);
-  std::atomic<std::int64_t> next{0};
-  tbb::parallel_for(0, workers, [&](int) {
-    for (std::int64_t b; (b = next.fetch_add(1)) < blocks;) {
-      const std::int64_t start = b * kBlock, length = std::min(kBlock, n - start);
-      const T total = fold<F>(in + start, length);
-      T before = F::identity();
-      if (b > 0) {
-        while (!prefixes[b - 1].ready.load(std::memory_order_acquire)) std::this_thread::yield();
-        before = prefixes[b - 1].inclusive;
-      }
-      prefixes[b].inclusive = F::combine(before, total);
-      prefixes[b].ready.store(true, std::memory_order_release);
-      for (std::int64_t s = start; s < start + length; s += kChunk)
-        before = scan_chunk<F, Exclusive>(in + s, out + s, std::min(kChunk, start + length - s),
-                                          before);
+void scan_long_row(const T* in, T* out, std::int64_t n) {
+  const std::int64_t tile = kTileBytes / sizeof(T), blocks_per_tile = tile / kBlock;
+  const auto carries = std::make_unique<T[]>(blocks_per_tile);
+  T carry = F::identity();
+  for (std::int64_t first = 0; first < n; first += tile) {
+    const std::int64_t length = std::min(tile, n - first);
+    const std::int64_t blocks = (length + kBlock - 1) / kBlock;
+    auto block_length = [&](std::int64_t b) { return std::min(kBlock, length - b * kBlock); };
+    tbb::parallel_for(std::int64_t{0}, blocks, [&](std::int64_t b) {
+      carries[b] = fold<F>(in + first + b * kBlock, block_length(b));
+    });
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const T total = carries[b];
+      carries[b] = carry;
+      carry = F::combine(carry, total);
     }
-  });
+    tbb::parallel_for(std::int64_t{0}, blocks, [&](std::int64_t b) {
+      const std::int64_t at = first + b * kBlock;
+      scan_span<F, Exclusive>(in + at, out + at, block_length(b), carries[b]);
+    });
+  }
 }
 
 template <class F, bool Exclusive, class T>
@@ -142,7 +143,7 @@ void scan_rows(const T* in, T* out, std::int64_t rows, std::int64_t length) {
     });
   } else {
     for (std::int64_t r = 0; r < rows; ++r)
-      scan_long_row<F, Exclusive>(in + r * length, out + r * length, length, workers);
+      scan_long_row<F, Exclusive>(in + r * length, out + r * length, length);
   }
 }
 
