@@ -37,6 +37,33 @@ TEST(Errors, OutOfRangeAxesAndIndices) {
   expect_error<ValueError>([&] { a.slice(0, 0, 1, 0); }, {"step"});
 }
 
+TEST(Errors, SortingAndSelectionArgumentsAreChecked) {
+  const Array a = Array::ones({2, 3}), flags = Array::ones({3}, DType::Bool);
+  expect_error<DTypeError>([&] { sort(flags); }, {"sort", "bool", "numeric"});
+  expect_error<DTypeError>([&] { argsort(flags); }, {"argsort", "bool"});
+  expect_error<DTypeError>([&] { top_k(flags, 1); }, {"top_k", "bool"});
+  expect_error<DTypeError>([&] { compress(a, Array::ones({2, 3}, DType::Int32)); },
+                           {"int32", "bool"});
+  expect_error<ShapeError>([&] { compress(a, Array::ones({3, 2}, DType::Bool)); },
+                           {"(2, 3)", "(3, 2)"});
+  expect_error<DTypeError>([&] { take(a, Array::ones({1})); }, {"float32", "int"});
+  expect_error<ValueError>([&] { nonzero(Array::full(Shape{}, 1)); }, {"0-d"});
+}
+
+TEST(Errors, AlgorithmAxesIndicesAndCountsOutOfRange) {
+  const Array a = Array::ones({2, 3});
+  expect_error<IndexError>([&] { cumsum(a, 2); }, {"axis 2", "rank 2"});
+  expect_error<IndexError>([&] { sort(a, -3); }, {"axis -3"});
+  expect_error<ValueError>([&] { top_k(a, 4); }, {"k = 4", "extent 3"});
+  expect_error<ValueError>([&] { top_k(a, -1, 0); }, {"k = -1", "extent 2"});
+  const Array three = Array::from_vector<std::int64_t>({0, 3});
+  expect_error<IndexError>([&] { take(a, three, 1); }, {"index 3", "axis 1", "size 3"});
+  expect_error<IndexError>([&] { take(a, Array::from_vector<std::int64_t>({-7})); },
+                           {"index -7", "size 6"});
+  expect_error<IndexError>([&] { a[Array::from_vector<std::int32_t>({2})]; },
+                           {"index 2", "axis 0", "size 2"});
+}
+
 TEST(Errors, NegativeAndOverflowingSizes) {
   expect_error<ValueError>([] { Array::zeros({-1, 3}); }, {"negative", "(-1, 3)"});
   expect_error<ValueError>([] { Array::zeros({1ll << 40, 1ll << 40}); }, {"int64"});

@@ -102,6 +102,9 @@ class Array {
   Array slice(int axis, std::optional<std::int64_t> start, std::optional<std::int64_t> stop,
               std::int64_t step = 1) const;
   Array operator[](std::int64_t index) const;  // picks along axis 0, dropping it
+  // NumPy's a[index] for an array index: a bool one of this shape selects (compress), an integer
+  // one takes along axis 0 (take). A copy, not a view (algorithms.hpp).
+  Array operator[](const Array& index) const;
   Array transpose() const;                     // reverses the axes
   Array permute(std::span<const int> axes) const;
   Array permute(std::initializer_list<int> axes) const {

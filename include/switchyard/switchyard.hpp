@@ -2,6 +2,7 @@
 // soonest. This header includes the whole public API.
 #pragma once
 
+#include "switchyard/algorithms.hpp"
 #include "switchyard/array.hpp"
 #include "switchyard/device.hpp"
 #include "switchyard/dlpack.hpp"

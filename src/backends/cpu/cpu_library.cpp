@@ -3,6 +3,7 @@
 #include <string>
 
 #include "backends/cpu/cpu_blas.hpp"
+#include "backends/cpu/library_routines.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cpu {
@@ -13,9 +14,13 @@ std::shared_ptr<LibraryRoutine> prepare_library(const LibraryOp& op) {
     case LibraryOp::Kind::Gemv:
       return std::make_shared<LibraryProgram>(op);
     case LibraryOp::Kind::Scan:
+      return std::make_shared<ScanRoutine>(op);
     case LibraryOp::Kind::Sort:
+      return std::make_shared<SortRoutine>(op);
     case LibraryOp::Kind::Compact:
+      return std::make_shared<CompactRoutine>(op);
     case LibraryOp::Kind::Gather:
+      return std::make_shared<GatherRoutine>(op);
     case LibraryOp::Kind::Fft:
       break;
   }
