@@ -61,6 +61,15 @@ Array tan(const Array& a);
 Array tanh(const Array& a);
 Array floor(const Array& a);
 Array ceil(const Array& a);
+Array round(const Array& a);  // half to even, as NumPy's round and rint; integers unchanged
+Array trunc(const Array& a);  // toward zero; integers unchanged
+// bool results; integer and bool elements are never NaN or infinite
+Array isnan(const Array& a);
+Array isinf(const Array& a);
+Array isfinite(const Array& a);
+// NumPy's clip: minimum(maximum(a, lo), hi); an absent bound is not applied; promotes as NumPy.
+Array clip(const Array& a, std::optional<Scalar> lo, std::optional<Scalar> hi);
+Array clip(const Array& a, const Array& lo, const Array& hi);
 
 // cond must be bool; a and b are promoted together; all three broadcast.
 Array where(const Array& cond, const Array& a, const Array& b);
@@ -79,12 +88,43 @@ SWITCHYARD_REDUCTION(prod)
 SWITCHYARD_REDUCTION(min)  // NaN propagates
 SWITCHYARD_REDUCTION(max)
 SWITCHYARD_REDUCTION(mean)
+SWITCHYARD_REDUCTION(any)  // bool results: whether any (all) of the truth values is true
+SWITCHYARD_REDUCTION(all)  // (empty: any is false, all is true)
 #undef SWITCHYARD_REDUCTION
+// Variance and standard deviation (`std` cannot be a function name here) with NumPy's ddof:
+// the mean of squared deviations, divided by N - ddof instead of N. float32 stays float32,
+// integers and bools give float64.
+#define SWITCHYARD_SPREAD(fn)                                                              \
+  Array fn(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false,  \
+           double ddof = 0);                                                               \
+  Array fn(const Array& a, std::span<const int> axes, bool keepdims = false, double ddof = 0); \
+  inline Array fn(const Array& a, std::initializer_list<int> axes, bool keepdims = false,  \
+                  double ddof = 0) {                                                       \
+    return fn(a, std::span<const int>(axes.begin(), axes.size()), keepdims, ddof);         \
+  }
+SWITCHYARD_SPREAD(var)
+SWITCHYARD_SPREAD(stddev)
+#undef SWITCHYARD_SPREAD
 // The first occurrence's index over all elements (flat, row-major) or along one axis.
 Array argmin(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
 Array argmax(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);
 
-// ---- linear algebra (float32/float64): 2-D·2-D is gemm, 2-D·1-D is gemv
+// ---- joining, as NumPy's concatenate and stack: dtypes promote; every piece has the same shape
+// off the joined axis (stack: the same shape). The result is allocated once and each piece,
+// pending or not, is written straight into its part of it.
+Array concatenate(std::span<const Array> arrays, std::optional<int> axis = 0);  // nullopt: flat
+inline Array concatenate(std::initializer_list<Array> arrays, std::optional<int> axis = 0) {
+  return concatenate(std::span<const Array>(arrays.begin(), arrays.size()), axis);
+}
+Array stack(std::span<const Array> arrays, int axis = 0);  // along a new axis
+inline Array stack(std::initializer_list<Array> arrays, int axis = 0) {
+  return stack(std::span<const Array>(arrays.begin(), arrays.size()), axis);
+}
+
+// ---- linear algebra, NumPy's matmul: the last two axes are matrices and the leading (batch)
+// axes broadcast; a 1-D operand is a row (left) or column (right) whose added axis is removed.
+// Floats run on each backend's BLAS, a batch in one launch; integer and bool operands (which
+// BLAS does not take) as one fused multiply-and-sum kernel, int32 wrapping, bool as any(a & b).
 Array matmul(const Array& a, const Array& b);
 
 // ---- evaluation

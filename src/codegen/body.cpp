@@ -65,6 +65,16 @@ class Ops {
         return floating(in, "floor", a);
       case OpCode::Ceil:
         return floating(in, "ceil", a);
+      case OpCode::Round:  // rint rounds half to even in the default rounding mode
+        return floating(in, "rint", a);
+      case OpCode::Trunc:
+        return floating(in, "trunc", a);
+      case OpCode::IsNan:
+        return classify(in, "isnan", operand, a);
+      case OpCode::IsInf:
+        return classify(in, "isinf", operand, a);
+      case OpCode::IsFinite:
+        return classify(in, "isfinite", operand, a);
       case OpCode::Cast:
         return s_.convert(a, operand, t);
       case OpCode::Add:
@@ -127,6 +137,13 @@ class Ops {
   std::string floating(const ir::Instr& in, std::string_view f, const std::string& a) const {
     if (!is_floating(in.dtype)) undefined(in.op, in.dtype);
     return s_.math(f, in.dtype, a);
+  }
+
+  // OpenCL's vector forms give masks (-1 lanes) and its scalar forms 1, as comparisons do.
+  std::string classify(const ir::Instr& in, std::string_view f, DType operand,
+                       const std::string& a) const {
+    if (!is_floating(operand)) undefined(in.op, operand);
+    return s_.bool_from_mask(s_.math(f, operand, a));
   }
 
   std::string logical(const ir::Instr& in, const std::string& a, std::string_view op,

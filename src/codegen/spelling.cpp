@@ -174,7 +174,7 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     }
     return s + "))";
   }
-  const bool overloaded = name == "isnan" || name == "isinf";
+  const bool overloaded = name == "isnan" || name == "isinf" || name == "isfinite";
   if (dialect_ == Dialect::Cuda && t == DType::Float32 && !overloaded) f += "f";
   f += "(" + std::string(a);
   if (!b.empty()) f += ", " + std::string(b);

@@ -22,7 +22,9 @@ constexpr std::array<OpInfo, kOpCodeCount> kOps = {{
     {"load", 0, false},     {"scalar", 0, false}, {"neg", 1, false},  {"abs", 1, false},
     {"sign", 1, false},     {"not", 1, false},    {"exp", 1, true},   {"log", 1, true},
     {"sqrt", 1, false},     {"sin", 1, true},     {"cos", 1, true},   {"tan", 1, true},
-    {"tanh", 1, true},      {"floor", 1, false},  {"ceil", 1, false}, {"cast", 1, false},
+    {"tanh", 1, true},      {"floor", 1, false},  {"ceil", 1, false}, {"round", 1, false},
+    {"trunc", 1, false},    {"isnan", 1, false},  {"isinf", 1, false}, {"isfinite", 1, false},
+    {"cast", 1, false},
     {"add", 2, false},      {"sub", 2, false},    {"mul", 2, false},  {"div", 2, false},
     {"floordiv", 2, false}, {"mod", 2, false},    {"pow", 2, true},   {"min", 2, false},
     {"max", 2, false},      {"atan2", 2, true},   {"eq", 2, false},   {"ne", 2, false},
@@ -71,6 +73,9 @@ bool is_transcendental(OpCode op) {
 bool is_comparison(OpCode op) {
   return op >= OpCode::Eq && op <= OpCode::Ge;
 }
+bool is_classification(OpCode op) {
+  return op == OpCode::IsNan || op == OpCode::IsInf || op == OpCode::IsFinite;
+}
 
 std::string_view name(ReduceOp op) {
   static constexpr std::string_view kNames[] = {"sum", "prod", "min", "max", "argmin", "argmax"};
@@ -105,7 +110,9 @@ std::uint64_t Kernel::hash() const {
   // little-endian integer. Runs for every eager op, so it must not allocate.
   XXH64_state_t state;
   XXH64_reset(&state, 0);
-  XXH64_update(&state, "swyd-ir-1", 9);
+  // The tag changes whenever opcodes are renumbered, so no cached program is read under a key
+  // whose opcodes meant something else.
+  XXH64_update(&state, "swyd-ir-2", 9);
   auto put = [&state](std::int64_t v) {
     unsigned char bytes[8];
     for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>((v >> (8 * i)) & 0xff);
@@ -147,6 +154,11 @@ void Kernel::validate() const {
       if (operands[k] < 0 || operands[k] >= static_cast<std::int32_t>(v))
         invalid(here + " reads %" + std::to_string(operands[k]) +
                 ", expected an earlier instruction");
+    if (is_classification(i.op) &&
+        (i.dtype != DType::Bool || !is_floating(body[i.a].dtype)))
+      invalid(here + " gives " + std::string(switchyard::name(i.dtype)) + " from " +
+              std::string(switchyard::name(body[i.a].dtype)) +
+              ", expected a bool from a float operand");
   }
   if (outputs.empty()) invalid("no outputs");
   for (const auto& o : outputs) {

@@ -13,7 +13,10 @@
 // Semantics every backend implements identically (the conformance suite checks them):
 //  - Operands of arithmetic, min/max and comparisons have the instruction's dtype (comparisons:
 //    both operands share one dtype, result bool). The builder inserts every cast explicitly.
-//  - Div, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Atan2, Floor, Ceil: float dtypes only.
+//  - Div, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Atan2, Floor, Ceil, Round, Trunc: float dtypes
+//    only. Round rounds half to even (NumPy's round and rint), Trunc toward zero; both give NaN
+//    and infinities back unchanged.
+//  - IsNan, IsInf, IsFinite: a float operand, a bool result (IsInf is true for either sign).
 //  - FloorDiv: floor(a / b); integers: rounds toward minus infinity, x // 0 == 0, and
 //    INT_MIN // -1 wraps to INT_MIN (never a trap).
 //  - Mod: a - floor(a / b) * b, sign of the divisor (Python); integers: x % 0 == 0;
@@ -63,6 +66,11 @@ enum class OpCode : std::uint8_t {
   Tanh,
   Floor,
   Ceil,
+  Round,
+  Trunc,
+  IsNan,
+  IsInf,
+  IsFinite,
   Cast,
   // binary
   Add,
@@ -93,6 +101,7 @@ inline constexpr int kOpCodeCount = static_cast<int>(OpCode::Where) + 1;
 std::string_view name(OpCode op);
 int arity(OpCode op);  // operands read from earlier instructions (0 for Load and Scalar)
 bool is_comparison(OpCode op);
+bool is_classification(OpCode op);  // IsNan, IsInf, IsFinite: a float operand, a bool result
 bool is_transcendental(
     OpCode op);  // exp, log, sin, cos, tan, tanh, pow, atan2 (costly per element)
 

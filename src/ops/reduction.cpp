@@ -1,5 +1,6 @@
 // Reductions over all elements, one axis or several, recorded as nodes of the lazy graph: the
 // fusion pass runs each with its producer (the expression it reduces) in one kernel.
+#include <algorithm>
 #include <span>
 #include <string>
 
@@ -26,28 +27,54 @@ std::uint32_t axis_mask(std::string_view fn, const Array& a,
   return mask;
 }
 
+// The result's shape and how many elements each result folds.
+struct Reduced {
+  Shape shape;
+  std::int64_t count = 1;
+};
+
+Reduced reduced(const Array& a, std::uint32_t axes, bool keepdims) {
+  Reduced r;
+  for (int i = 0; i < a.ndim(); ++i) {
+    if ((axes >> i) & 1u) {
+      r.count *= a.shape()[i];
+      if (keepdims) r.shape.push_back(1);
+    } else {
+      r.shape.push_back(a.shape()[i]);
+    }
+  }
+  return r;
+}
+
+void require(const Array& a, std::string_view fn) {
+  if (!a) throw ValueError(std::string(fn) + " of a null Array: expected an array");
+}
+
 Array reduce(ir::ReduceOp op, const Array& a, std::optional<std::span<const int>> axes,
              bool keepdims) {
   const std::string_view fn = ir::name(op);
-  if (!a) throw ValueError(std::string(fn) + " of a null Array: expected an array");
+  require(a, fn);
   const expr::ReduceSpec spec{op, axis_mask(fn, a, axes), keepdims};
-  Shape out_shape;
-  std::int64_t reduced = 1;
-  for (int i = 0; i < a.ndim(); ++i) {
-    if ((spec.axes >> i) & 1u) {
-      reduced *= a.shape()[i];
-      if (keepdims) out_shape.push_back(1);
-    } else {
-      out_shape.push_back(a.shape()[i]);
-    }
-  }
+  const Reduced r = reduced(a, spec.axes, keepdims);
   const bool has_identity = op == ir::ReduceOp::Sum || op == ir::ReduceOp::Prod;
-  if (reduced == 0 && !has_identity)
+  if (r.count == 0 && !has_identity)
     throw ValueError(std::string(fn) + " of an empty array (shape " + to_string(a.shape()) +
                      "): expected at least one element, since it has no identity");
   const DType result = ir::reduce_result(op, a.dtype());
-  byte_count(out_shape, result);
-  return Array(expr::make_reduce(spec, result, out_shape, expr::node_of(a)));
+  byte_count(r.shape, result);
+  return Array(expr::make_reduce(spec, result, r.shape, expr::node_of(a)));
+}
+
+// any and all: the maximum and minimum of the truth values, fused with the expression that
+// produces the operand; folding nothing gives the identity (any: false, all: true).
+Array truth_reduce(std::string_view fn, const Array& a, std::optional<std::span<const int>> axes,
+                   bool keepdims) {
+  require(a, fn);
+  const bool is_any = fn == "any";
+  const Reduced r = reduced(a, axis_mask(fn, a, axes), keepdims);
+  if (r.count == 0) return Array::full(r.shape, is_any ? 0 : 1, DType::Bool);
+  const Array truth(expr::make_cast(expr::node_of(a), DType::Bool));
+  return reduce(is_any ? ir::ReduceOp::Max : ir::ReduceOp::Min, truth, axes, keepdims);
 }
 
 std::optional<std::span<const int>> one_axis(const std::optional<int>& axis) {
@@ -55,14 +82,30 @@ std::optional<std::span<const int>> one_axis(const std::optional<int>& axis) {
   return std::span<const int>(&*axis, 1);
 }
 
+// Floats keep their dtype; integers and bools are averaged in float64, as NumPy.
+DType mean_dtype(DType t) {
+  return is_floating(t) ? t : DType::Float64;
+}
+
 Array mean_over(const Array& a, std::optional<std::span<const int>> axes, bool keepdims) {
   const Array total = reduce(ir::ReduceOp::Sum, a, axes, keepdims);
-  const std::uint32_t mask = axis_mask("mean", a, axes);
-  std::int64_t count = 1;
-  for (int i = 0; i < a.ndim(); ++i)
-    if ((mask >> i) & 1u) count *= a.shape()[i];
-  const DType t = is_floating(a.dtype()) ? a.dtype() : DType::Float64;
-  return divide(total.dtype() == t ? total : total.astype(t), static_cast<double>(count));
+  const Reduced r = reduced(a, axis_mask("mean", a, axes), keepdims);
+  const DType t = mean_dtype(a.dtype());
+  return divide(total.dtype() == t ? total : total.astype(t), static_cast<double>(r.count));
+}
+
+// Two passes, each one kernel: the mean, then the mean of squared deviations from it (more
+// accurate than E[x²] - E[x]², which cancels catastrophically for data far from zero). Divides
+// by max(N - ddof, 0), as NumPy: too few elements give inf or NaN.
+Array var_over(const Array& a, std::optional<std::span<const int>> axes, bool keepdims,
+               double ddof) {
+  require(a, "var");
+  const DType t = mean_dtype(a.dtype());
+  const Array x = a.dtype() == t ? a : a.astype(t);
+  const Array deviation = subtract(x, mean_over(x, axes, true));
+  const Array squares = reduce(ir::ReduceOp::Sum, multiply(deviation, deviation), axes, keepdims);
+  const Reduced r = reduced(a, axis_mask("var", a, axes), keepdims);
+  return divide(squares, std::max(static_cast<double>(r.count) - ddof, 0.0));
 }
 
 }  // namespace
@@ -85,6 +128,32 @@ Array argmin(const Array& a, std::optional<int> axis, bool keepdims) {
 }
 Array argmax(const Array& a, std::optional<int> axis, bool keepdims) {
   return reduce(ir::ReduceOp::ArgMax, a, one_axis(axis), keepdims);
+}
+
+Array any(const Array& a, std::optional<int> axis, bool keepdims) {
+  return truth_reduce("any", a, one_axis(axis), keepdims);
+}
+Array any(const Array& a, std::span<const int> axes, bool keepdims) {
+  return truth_reduce("any", a, axes, keepdims);
+}
+Array all(const Array& a, std::optional<int> axis, bool keepdims) {
+  return truth_reduce("all", a, one_axis(axis), keepdims);
+}
+Array all(const Array& a, std::span<const int> axes, bool keepdims) {
+  return truth_reduce("all", a, axes, keepdims);
+}
+
+Array var(const Array& a, std::optional<int> axis, bool keepdims, double ddof) {
+  return var_over(a, one_axis(axis), keepdims, ddof);
+}
+Array var(const Array& a, std::span<const int> axes, bool keepdims, double ddof) {
+  return var_over(a, axes, keepdims, ddof);
+}
+Array stddev(const Array& a, std::optional<int> axis, bool keepdims, double ddof) {
+  return sqrt(var_over(a, one_axis(axis), keepdims, ddof));
+}
+Array stddev(const Array& a, std::span<const int> axes, bool keepdims, double ddof) {
+  return sqrt(var_over(a, axes, keepdims, ddof));
 }
 
 Array mean(const Array& a, std::optional<int> axis, bool keepdims) {

@@ -3,7 +3,8 @@
 // values (inputs read in place, broadcasts and scalars splatted, strided inputs gathered).
 //
 // Three providers, asked in this order by block_kernel():
-//   simd_block_kernel        Highway, float32/float64 arithmetic and exp/log/sin/cos/tanh/sqrt
+//   simd_block_kernel        Highway, float32/float64 arithmetic, rounding and
+//                            exp/log/sin/cos/tanh/sqrt
 //   vector_math_block_kernel SLEEF, float32/float64 tan, pow, atan2
 //   plain_block_kernel       plain loops for everything else (integers, bool, casts,
 //                            comparisons, where, float mod/sign), which gcc vectorises itself
@@ -22,7 +23,8 @@ using BlockFn = void (*)(const void* a, const void* b, const void* c, void* out,
 BlockFn simd_block_kernel(ir::OpCode op, DType t);
 BlockFn vector_math_block_kernel(ir::OpCode op, DType t);
 // `operand` is the dtype the instruction reads: the source of a Cast, the compared dtype of a
-// comparison, the value dtype of Where; otherwise the result dtype.
+// comparison, the classified dtype of IsNan/IsInf/IsFinite, the value dtype of Where; otherwise
+// the result dtype.
 BlockFn plain_block_kernel(ir::OpCode op, DType result, DType operand);
 
 // The fastest provider's kernel; throws DTypeError when no provider has (op, dtype).

@@ -55,16 +55,24 @@ void zero_rows(T* c, std::int64_t rows, std::int64_t columns, std::int64_t ld) {
     for (std::int64_t j = 0; j < columns; ++j) c[r * ld + j] = T{0};
 }
 
+// One product per batch element: OpenBLAS has no strided-batch gemm, and each call is already
+// parallel inside.
 template <class T>
 void gemm(const LibraryOp& op, const LibraryArgs& x) {
   const int m = blas_size(x.m, "m"), n = blas_size(x.n, "n"), k = blas_size(x.k, "k");
   const int ldc = leading_dimension(x.ldc, n, "ldc");
   if (m == 0 || n == 0) return;
-  if (k == 0) return zero_rows(data<T>(x.c), m, n, ldc);  // OpenBLAS may leave C untouched
-  const int lda = leading_dimension(x.lda, op.transpose_a ? m : k, "lda");
-  const int ldb = leading_dimension(x.ldb, op.transpose_b ? k : n, "ldb");
-  blas(op.transpose_a ? CblasTrans : CblasNoTrans, op.transpose_b ? CblasTrans : CblasNoTrans, m, n,
-       k, data<T>(x.a), lda, data<T>(x.b), ldb, data<T>(x.c), ldc);
+  for (std::int64_t p = 0; p < x.batch; ++p) {
+    T* c = data<T>(x.c) + p * x.stride_c;
+    if (k == 0) {
+      zero_rows(c, m, n, ldc);  // OpenBLAS may leave C untouched
+      continue;
+    }
+    const int lda = leading_dimension(x.lda, op.transpose_a ? m : k, "lda");
+    const int ldb = leading_dimension(x.ldb, op.transpose_b ? k : n, "ldb");
+    blas(op.transpose_a ? CblasTrans : CblasNoTrans, op.transpose_b ? CblasTrans : CblasNoTrans, m,
+         n, k, data<T>(x.a) + p * x.stride_a, lda, data<T>(x.b) + p * x.stride_b, ldb, c, ldc);
+  }
 }
 
 template <class T>

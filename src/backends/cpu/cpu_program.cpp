@@ -66,7 +66,8 @@ void gather_bytes(std::size_t element_bytes, const Operand& input, const Shape& 
 
 // The dtype an instruction reads (see plain_block_kernel).
 DType operand_dtype(const ir::Kernel& k, const ir::Instr& i) {
-  if (i.op == OpCode::Cast || ir::is_comparison(i.op)) return k.body[i.a].dtype;
+  if (i.op == OpCode::Cast || ir::is_comparison(i.op) || ir::is_classification(i.op))
+    return k.body[i.a].dtype;
   if (i.op == OpCode::Where) return k.body[i.b].dtype;
   return i.dtype;
 }

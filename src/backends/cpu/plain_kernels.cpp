@@ -1,6 +1,7 @@
 // Block kernels as plain loops: integer and bool work, casts, comparisons, where, and the few
-// float ops Highway lacks an exact form for (mod, sign). gcc vectorises most of these loops
+// float ops Highway lacks an exact form for (mod, sign, isnan/isinf/isfinite). gcc vectorises most of these loops
 // itself; none of them is instantiated for a (op, dtype) that the SIMD providers cover.
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -76,6 +77,9 @@ struct Lt    { template <class T> bool operator()(T a, T b) const { return a < b
 struct Le    { template <class T> bool operator()(T a, T b) const { return a <= b; } };
 struct Gt    { template <class T> bool operator()(T a, T b) const { return a > b; } };
 struct Ge    { template <class T> bool operator()(T a, T b) const { return a >= b; } };
+struct IsNan    { template <class T> bool operator()(T x) const { return std::isnan(x); } };
+struct IsInf    { template <class T> bool operator()(T x) const { return std::isinf(x); } };
+struct IsFinite { template <class T> bool operator()(T x) const { return std::isfinite(x); } };
 struct And   { bool operator()(bool a, bool b) const { return a && b; } };
 struct Or    { bool operator()(bool a, bool b) const { return a || b; } };
 struct Xor   { bool operator()(bool a, bool b) const { return a != b; } };
@@ -98,6 +102,17 @@ BlockFn same_type_binary(DType t) {
     using T = decltype(v);
     if constexpr (accepts<T>(kSet))
       return &binary<T, T, Op>;
+    else
+      return nullptr;
+  });
+}
+
+template <class Op>
+BlockFn classification(DType operand) {
+  return visit_dtype(operand, [](auto v) -> BlockFn {
+    using T = decltype(v);
+    if constexpr (std::is_floating_point_v<T>)
+      return &unary<bool, T, Op>;
     else
       return nullptr;
   });
@@ -128,6 +143,12 @@ BlockFn plain_block_kernel(OpCode op, DType result, DType operand) {
       return same_type_unary<Sign, kInt | kFloat>(result);
     case OpCode::Not:
       return same_type_unary<Not, kBool>(result);
+    case OpCode::IsNan:
+      return classification<IsNan>(operand);
+    case OpCode::IsInf:
+      return classification<IsInf>(operand);
+    case OpCode::IsFinite:
+      return classification<IsFinite>(operand);
     case OpCode::Cast:
       return cast(result, operand);
     case OpCode::Add:

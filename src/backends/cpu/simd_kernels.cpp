@@ -43,6 +43,8 @@ struct AbsOp   { static constexpr bool kRanged = false; template <class D, class
 struct SqrtOp  { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Sqrt(x); } };
 struct FloorOp { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Floor(x); } };
 struct CeilOp  { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Ceil(x); } };
+struct RoundOp { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Round(x); } };  // ties to even
+struct TruncOp { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Trunc(x); } };
 // clang-format on
 
 template <class D>
@@ -184,6 +186,10 @@ BlockFn KernelFor(OpCode op) {
       return &UnaryBlock<T, FloorOp>;
     case OpCode::Ceil:
       return &UnaryBlock<T, CeilOp>;
+    case OpCode::Round:
+      return &UnaryBlock<T, RoundOp>;
+    case OpCode::Trunc:
+      return &UnaryBlock<T, TruncOp>;
     case OpCode::Exp:
       return &UnaryBlock<T, ExpOp>;
     case OpCode::Log:

@@ -33,15 +33,17 @@ T* pointer(const Operand& operand) {
 }
 
 // Row-major matrices read as column-major are their transposes, so row-major C = op(A)·op(B)
-// is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: the operands swap and the transpose flags stay.
+// is column-major Cᵀ = op(B)ᵀ·op(A)ᵀ: the operands swap and the transpose flags stay. Every
+// product of the batch is one call, operand i of product p at p·stride_i.
 template <class T, class Gemm>
 void gemm(Gemm call, const char* name, cublasHandle_t h, const LibraryOp& op, const LibraryArgs& a,
           const Device& device) {
   const T one = 1, zero = 0;
   check(call(h, op_of(op.transpose_b), op_of(op.transpose_a), blas_int(a.n, "n", device),
              blas_int(a.m, "m", device), blas_int(a.k, "k", device), &one, pointer<T>(a.b),
-             leading(a.ldb, "ldb", device), pointer<T>(a.a), leading(a.lda, "lda", device), &zero,
-             pointer<T>(a.c), leading(a.ldc, "ldc", device)),
+             leading(a.ldb, "ldb", device), a.stride_b, pointer<T>(a.a),
+             leading(a.lda, "lda", device), a.stride_a, &zero, pointer<T>(a.c),
+             leading(a.ldc, "ldc", device), a.stride_c, blas_int(a.batch, "batch", device)),
         name, device.where());
 }
 
@@ -91,8 +93,11 @@ void BlasProgram::launch(Device& device, const LibraryArgs& args) const {
   const cublasHandle_t h = device.blas();
   const bool f32 = op_.dtype == DType::Float32;
   if (op_.kind == LibraryOp::Kind::Gemm) {
-    if (f32) return gemm<float>(cublas().cublasSgemm, "cublasSgemm", h, op_, args, device);
-    return gemm<double>(cublas().cublasDgemm, "cublasDgemm", h, op_, args, device);
+    if (f32)
+      return gemm<float>(cublas().cublasSgemmStridedBatched, "cublasSgemmStridedBatched", h, op_,
+                         args, device);
+    return gemm<double>(cublas().cublasDgemmStridedBatched, "cublasDgemmStridedBatched", h, op_,
+                        args, device);
   }
   if (f32) return gemv<float>(cublas().cublasSgemv, "cublasSgemv", h, op_, args, device);
   gemv<double>(cublas().cublasDgemv, "cublasDgemv", h, op_, args, device);

@@ -77,17 +77,24 @@ void fill_zero(Device& d, const Operand& c, std::int64_t rows, std::int64_t colu
         "clearing a product's output", d.info());
 }
 
+// C's batch is packed (stride_c == m·ldc), so one fill clears every product.
 template <class T>
 void gemm(Device& d, const LibraryOp& op, const LibraryArgs& x) {
-  if (x.m == 0 || x.n == 0) return;
-  fill_zero<T>(d, x.c, x.m, x.n, x.ldc);
+  if (x.m == 0 || x.n == 0 || x.batch == 0) return;
+  fill_zero<T>(d, x.c, x.batch * x.m, x.n, x.ldc);
   if (x.k == 0) return;
   cl_command_queue q = d.queue();
-  check_status(
-      clblast::Gemm<T>(clblast::Layout::kRowMajor, transpose(op.transpose_a),
-                       transpose(op.transpose_b), x.m, x.n, x.k, T{1}, mem(x.a), x.a.offset, x.lda,
-                       mem(x.b), x.b.offset, x.ldb, T{0}, mem(x.c), x.c.offset, x.ldc, &q),
-      "gemm", d.info());
+  const auto ta = transpose(op.transpose_a), tb = transpose(op.transpose_b);
+  if (x.batch == 1)
+    return check_status(clblast::Gemm<T>(clblast::Layout::kRowMajor, ta, tb, x.m, x.n, x.k, T{1},
+                                         mem(x.a), x.a.offset, x.lda, mem(x.b), x.b.offset, x.ldb,
+                                         T{0}, mem(x.c), x.c.offset, x.ldc, &q),
+                        "gemm", d.info());
+  check_status(clblast::GemmStridedBatched<T>(
+                   clblast::Layout::kRowMajor, ta, tb, x.m, x.n, x.k, T{1}, mem(x.a), x.a.offset,
+                   x.lda, x.stride_a, mem(x.b), x.b.offset, x.ldb, x.stride_b, T{0}, mem(x.c),
+                   x.c.offset, x.ldc, x.stride_c, x.batch, &q),
+               "batched gemm", d.info());
 }
 
 template <class T>
