@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "codegen/codegen.hpp"
+#include "codegen/library_kernels.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard {
@@ -288,6 +289,52 @@ TEST_F(CodegenCuda, SeveralReductionsBuild) {
   for (DType t : kAllTypes)
     for (ir::ReduceOver over : {ir::ReduceOver::All, ir::ReduceOver::TrailingAxes})
       EXPECT_EQ(nvrtc_->check(codegen::render(several_reductions(t, over), target)), "") << name(t);
+}
+
+// Every library op (codegen/library_kernels.hpp) on every dtype, with each flag it takes.
+std::vector<LibraryOp> every_library_op() {
+  std::vector<LibraryOp> ops;
+  for (DType t : kAllTypes) {
+    for (auto scan : {ir::ReduceOp::Sum, ir::ReduceOp::Prod, ir::ReduceOp::Min, ir::ReduceOp::Max})
+      ops.push_back({.kind = LibraryOp::Kind::Scan, .dtype = t, .scan = scan});
+    for (bool indices : {false, true}) {
+      ops.push_back({.kind = LibraryOp::Kind::Sort, .dtype = t, .indices = indices});
+      ops.push_back({.kind = LibraryOp::Kind::Compact, .dtype = t, .indices = indices});
+    }
+    ops.push_back({.kind = LibraryOp::Kind::Gather, .dtype = t});
+  }
+  return ops;
+}
+
+std::string describe(const LibraryOp& op) {
+  return std::to_string(static_cast<int>(op.kind)) + " " + std::string(name(op.dtype)) + " " +
+         std::string(ir::name(op.scan)) + (op.indices ? " indices" : "");
+}
+
+TEST_F(CodegenCuda, EveryLibraryKernelBuilds) {
+  const Target target{Dialect::Cuda, true, 1, 256, false};
+  for (const LibraryOp& op : every_library_op())
+    EXPECT_EQ(nvrtc_->check(codegen::render_library(op, target)), "") << describe(op);
+}
+
+TEST(Codegen, LibraryScanOfFloat64WithoutItIsADTypeErrorButSortsMoveBits) {
+  const Target target{Dialect::OpenCL, false, 1, 64, false};
+  EXPECT_THROW(
+      codegen::render_library({.kind = LibraryOp::Kind::Scan, .dtype = DType::Float64}, target),
+      DTypeError);
+  for (auto kind : {LibraryOp::Kind::Sort, LibraryOp::Kind::Compact, LibraryOp::Kind::Gather}) {
+    const std::string source =
+        codegen::render_library({.kind = kind, .dtype = DType::Float64}, target);
+    EXPECT_EQ(source.find("double"), std::string::npos) << source;
+  }
+}
+
+TEST(Codegen, LibraryKernelsNeedAPowerOfTwoGroupOfAtLeastOneDigitPerItem) {
+  const LibraryOp op{.kind = LibraryOp::Kind::Sort, .dtype = DType::Int32};
+  for (int local : {8, 48, 2048})
+    EXPECT_THROW(codegen::render_library(op, Target{Dialect::OpenCL, true, 1, local, false}),
+                 ValueError)
+        << local;
 }
 
 TEST(Codegen, Float64OnATargetWithoutItIsADTypeError) {

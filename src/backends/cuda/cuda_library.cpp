@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_blas.hpp"
 #include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_library_kernels.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cuda {
@@ -17,6 +18,7 @@ std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp&
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
+      return std::make_shared<LibraryKernels>(device, op);
     case LibraryOp::Kind::Fft:
       break;
   }

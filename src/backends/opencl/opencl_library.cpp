@@ -4,6 +4,7 @@
 
 #include "backends/opencl/opencl_blas.hpp"
 #include "backends/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_library_kernels.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {
@@ -17,6 +18,7 @@ std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp&
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
+      return std::make_shared<LibraryKernels>(device, op);
     case LibraryOp::Kind::Fft:
       break;
   }
