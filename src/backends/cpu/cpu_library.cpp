@@ -3,6 +3,7 @@
 #include <string>
 
 #include "backends/cpu/cpu_blas.hpp"
+#include "backends/cpu/cpu_fft.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cpu {
@@ -12,11 +13,12 @@ std::shared_ptr<LibraryRoutine> prepare_library(const LibraryOp& op) {
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
       return std::make_shared<LibraryProgram>(op);
+    case LibraryOp::Kind::Fft:
+      return std::make_shared<FftRoutine>(op);
     case LibraryOp::Kind::Scan:
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
-    case LibraryOp::Kind::Fft:
       break;
   }
   throw DeviceError("cpu backend: library op " + std::to_string(static_cast<int>(op.kind)) +

@@ -4,6 +4,7 @@
 
 #include "backends/cuda/cuda_blas.hpp"
 #include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_fft.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cuda {
@@ -13,11 +14,12 @@ std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp&
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
       return std::make_shared<BlasProgram>(op, device);
+    case LibraryOp::Kind::Fft:
+      return std::make_shared<FftProgram>(op, device);
     case LibraryOp::Kind::Scan:
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
-    case LibraryOp::Kind::Fft:
       break;
   }
   throw DeviceError("cuda backend: library op " + std::to_string(static_cast<int>(op.kind)) +
