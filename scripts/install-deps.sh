@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build ccache g++ pkg-config clang-format
-  libtbb-dev libhwy-dev libsleef-dev libopenblas-dev
+  libtbb-dev libhwy-dev libsleef-dev libopenblas-dev libfftw3-dev libvkfft-dev
   ocl-icd-opencl-dev opencl-headers opencl-c-headers pocl-opencl-icd clinfo libclblast-dev
   libdlpack-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -1,15 +1,20 @@
 // Element types and NumPy type promotion.
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "switchyard/error.hpp"
+
 namespace switchyard {
 
-enum class DType : std::uint8_t { Bool, Int32, Int64, Float32, Float64 };
+// Complex dtypes store (re, im) pairs of their float dtype. Elementwise kernels take the real
+// dtypes only; complex arrays are read and written through views of their parts (complex.hpp).
+enum class DType : std::uint8_t { Bool, Int32, Int64, Float32, Float64, Complex64, Complex128 };
 
-inline constexpr int kDTypeCount = 5;
+inline constexpr int kDTypeCount = 7;
 
 constexpr std::size_t size_of(DType t) {
   switch (t) {
@@ -23,6 +28,10 @@ constexpr std::size_t size_of(DType t) {
       return 4;
     case DType::Float64:
       return 8;
+    case DType::Complex64:
+      return 8;
+    case DType::Complex128:
+      return 16;
   }
   return 0;
 }
@@ -33,14 +42,29 @@ constexpr bool is_floating(DType t) {
 constexpr bool is_integer(DType t) {
   return t == DType::Int32 || t == DType::Int64;
 }
+constexpr bool is_complex(DType t) {
+  return t == DType::Complex64 || t == DType::Complex128;
+}
+
+// The dtype of a complex dtype's parts (complex64 → float32); other dtypes are their own.
+constexpr DType component_dtype(DType t) {
+  if (t == DType::Complex64) return DType::Float32;
+  if (t == DType::Complex128) return DType::Float64;
+  return t;
+}
+// The complex dtype whose parts are the float dtype t (float32 → complex64, float64 → complex128).
+constexpr DType complex_dtype(DType t) {
+  return t == DType::Float32 ? DType::Complex64 : DType::Complex128;
+}
 
 std::string_view name(DType t);
 
 // Parses "float32", "f32", "int64", "bool", ...; throws DTypeError listing the valid names.
 DType parse_dtype(std::string_view text);
 
-// NumPy's result_type for two arrays: bool < int32 < int64, float32 < float64, and an integer
-// meeting a float32 widens to float64 (as NumPy does for int32/int64 with float32).
+// NumPy's result_type for two arrays: bool < int32 < int64, float32 < float64 < complex, an
+// integer meeting a float32 widens to float64 (as NumPy does for int32/int64 with float32), and
+// complex64 meeting float64 or an integer widens to complex128.
 DType promote_types(DType a, DType b);
 
 // The kind of a Python-style scalar: it is "weak" in promotion (NumPy 2 rule), so
@@ -75,8 +99,17 @@ template <>
 constexpr DType dtype_of<double>() {
   return DType::Float64;
 }
+template <>
+constexpr DType dtype_of<std::complex<float>>() {
+  return DType::Complex64;
+}
+template <>
+constexpr DType dtype_of<std::complex<double>>() {
+  return DType::Complex128;
+}
 
-// Calls f(T{}) with the C++ type of t; the one place a dtype becomes a type.
+// Calls f(T{}) with the C++ type of a real dtype t; the one place a dtype becomes a type. Throws
+// DTypeError for a complex t, which no elementwise kernel takes.
 template <class F>
 decltype(auto) visit_dtype(DType t, F&& f) {
   switch (t) {
@@ -90,6 +123,12 @@ decltype(auto) visit_dtype(DType t, F&& f) {
       return f(float{});
     case DType::Float64:
       break;
+    case DType::Complex64:
+    case DType::Complex128:
+      throw DTypeError(std::string("no elementwise kernel takes ") +
+                       (t == DType::Complex64 ? "complex64" : "complex128") +
+                       " elements: complex arrays support real, imag, conj, abs, multiply, "
+                       "complex_from and the fft functions");
   }
   return f(double{});
 }

@@ -4,11 +4,13 @@
 
 #include "switchyard/algorithms.hpp"
 #include "switchyard/array.hpp"
+#include "switchyard/complex.hpp"
 #include "switchyard/device.hpp"
 #include "switchyard/dlpack.hpp"
 #include "switchyard/dtype.hpp"
 #include "switchyard/error.hpp"
 #include "switchyard/explain.hpp"
+#include "switchyard/fft.hpp"
 #include "switchyard/expr.hpp"
 #include "switchyard/fallback.hpp"
 #include "switchyard/metrics.hpp"

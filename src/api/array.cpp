@@ -7,6 +7,7 @@
 #include "api/view_bounds.hpp"
 #include "core/checked.hpp"
 #include "expr/realize.hpp"
+#include "ops/complex_parts.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/ops.hpp"
 
@@ -283,6 +284,7 @@ Array Array::copy() const {
 Array Array::astype(DType dtype) const {
   require();
   byte_count(shape_, dtype);  // a broadcast view may be too large to materialise
+  if (is_complex(dtype_) || is_complex(dtype)) return complex_parts::astype(*this, dtype);
   // A cast to the array's own dtype is still a new array: an explicit copy node.
   const expr::NodePtr source = expr::node_of(*this);
   return Array(expr::make_op(ir::OpCode::Cast, dtype, shape_, source));

@@ -9,7 +9,9 @@
 
 #include "expr/node.hpp"
 #include "expr/realize.hpp"
+#include "ops/complex_parts.hpp"
 #include "runtime/buffer.hpp"
+#include "switchyard/complex.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -82,11 +84,21 @@ void write(const Array& destination, const expr::NodePtr& value) {
 void Array::assign(const Array& value) const {
   require();
   if (!value) throw ValueError("assign of a null Array: expected an array to write");
+  // Complex elements are written as their (re, im) pairs; a complex value written into a real
+  // array gives its real part, as NumPy's assignment does.
+  if (is_complex(dtype_))
+    return complex_parts::pairs_of(*this).assign(
+        complex_parts::pairs_of(value.astype(dtype_).broadcast_to(shape_)));
+  if (is_complex(value.dtype())) return assign(real(value));
   write(*this, private_value(value.broadcast_to(shape_), dtype_));
 }
 
 void Array::assign(Scalar value) const {
   require();
+  if (is_complex(dtype_)) {
+    real(*this).assign(value);
+    return imag(*this).assign(0);
+  }
   if (dtype_ == DType::Int32 && value.kind == ScalarKind::Int &&
       (value.i < INT32_MIN || value.i > INT32_MAX))
     throw ValueError("Python integer " + std::to_string(value.i) +

@@ -29,6 +29,10 @@ DLDataType to_dl(DType t) {
       return {kDLFloat, 32, 1};
     case DType::Float64:
       return {kDLFloat, 64, 1};
+    case DType::Complex64:
+      return {kDLComplex, 64, 1};
+    case DType::Complex128:
+      return {kDLComplex, 128, 1};
   }
   return {};
 }
@@ -41,8 +45,11 @@ DType from_dl(DLDataType t) {
   if (t.code == kDLInt && t.bits == 32) return DType::Int32;
   if (t.code == kDLInt && t.bits == 64) return DType::Int64;
   if (t.code == kDLBoolCode && t.bits == 8) return DType::Bool;
+  if (t.code == kDLComplex && t.bits == 64) return DType::Complex64;
+  if (t.code == kDLComplex && t.bits == 128) return DType::Complex128;
   throw DLPackError("DLPack dtype (code " + std::to_string(t.code) + ", " + std::to_string(t.bits) +
-                    " bits) is not supported: expected bool, int32, int64, float32 or float64");
+                    " bits) is not supported: expected bool, int32, int64, float32, float64, "
+                    "complex64 or complex128");
 }
 
 // What an exported tensor owns: the array (keeping its buffer alive) and the shape/strides the

@@ -69,6 +69,14 @@ Array Array::ones(const Shape& shape, DType dtype) {
 }
 
 Array Array::full(const Shape& shape, double value, DType dtype) {
+  if (is_complex(dtype)) {
+    // value + 0i: (re, im) pairs of the parts' dtype, viewed as complex.
+    Shape pairs = shape;
+    pairs.push_back(2);
+    const Array parts = generate(pairs, component_dtype(dtype),
+                                 [value](std::int64_t i) { return i % 2 == 0 ? value : 0.0; });
+    return Array(parts.buffer(), dtype, shape, contiguous_strides(shape), 0);
+  }
   return generate(shape, dtype, [value](std::int64_t) { return value; });
 }
 

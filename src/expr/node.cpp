@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -130,6 +131,11 @@ std::shared_ptr<Node> Node::leaf(const Array& a) {
 }
 
 NodePtr node_of(const Array& a) {
+  if (is_complex(a.dtype()))
+    throw DTypeError("an elementwise operation or reduction of a " + std::string(name(a.dtype())) +
+                     " array: complex arrays support real, imag, conj, abs, multiply, astype and "
+                     "the fft functions (complex.hpp, fft.hpp); apply others to real(a) and "
+                     "imag(a)");
   if (const NodePtr& n = a.node()) return n;
   return Node::leaf(a);
 }

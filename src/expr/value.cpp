@@ -47,6 +47,8 @@ Scalar weak_scalar(const Array& zero_d) {
       return static_cast<long long>(zero_d.item<std::int64_t>());
     case DType::Float32:
     case DType::Float64:
+    case DType::Complex64:  // item<double> rejects it with a DTypeError
+    case DType::Complex128:
       break;
   }
   return zero_d.item<double>();

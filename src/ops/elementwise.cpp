@@ -7,6 +7,7 @@
 #include "core/checked.hpp"
 #include "expr/node.hpp"
 #include "expr/realize.hpp"
+#include "ops/complex_parts.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -111,6 +112,8 @@ expr::NodePtr operand(const Array& a, DType dtype) {
 
 Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
   require(a, fn), require(b, fn);
+  if (op == OpCode::Mul && (is_complex(a.dtype()) || is_complex(b.dtype())))
+    return complex_parts::multiply(a, b);
   const Typing t = binary_typing(op, promote_types(a.dtype(), b.dtype()), fn);
   if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
@@ -121,6 +124,7 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
 
 Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first) {
   require(a, fn);
+  if (op == OpCode::Mul && is_complex(a.dtype())) return complex_parts::multiply(a, s);
   Typing t = binary_typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
   t.operands = check_integer_scalar(op, fn, t.operands, s);
   if (op == OpCode::Pow && is_integer(t.operands)) {
@@ -219,6 +223,7 @@ Array negative(const Array& a) {
 }
 Array abs(const Array& a) {
   require(a, "abs");
+  if (is_complex(a.dtype())) return complex_parts::abs(a);
   return a.dtype() == DType::Bool ? a.copy() : unary(OpCode::Abs, "abs", a, a.dtype());
 }
 Array sign(const Array& a) {

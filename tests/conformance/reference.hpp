@@ -40,6 +40,8 @@ inline double as_dtype(double x, DType t) {
     case DType::Float32:
       return static_cast<float>(x);
     case DType::Float64:
+    case DType::Complex64:  // a real value is the real part of a complex one
+    case DType::Complex128:
       return x;
   }
   return x;

@@ -4,6 +4,7 @@
 
 #include "backends/cpu/cpu_blas.hpp"
 #include "backends/cpu/library_routines.hpp"
+#include "backends/cpu/cpu_fft.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cpu {
@@ -13,6 +14,8 @@ std::shared_ptr<LibraryRoutine> prepare_library(const LibraryOp& op) {
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
       return std::make_shared<LibraryProgram>(op);
+    case LibraryOp::Kind::Fft:
+      return std::make_shared<FftRoutine>(op);
     case LibraryOp::Kind::Scan:
       return std::make_shared<ScanRoutine>(op);
     case LibraryOp::Kind::Sort:
@@ -21,11 +24,9 @@ std::shared_ptr<LibraryRoutine> prepare_library(const LibraryOp& op) {
       return std::make_shared<CompactRoutine>(op);
     case LibraryOp::Kind::Gather:
       return std::make_shared<GatherRoutine>(op);
-    case LibraryOp::Kind::Fft:
-      break;
   }
-  throw DeviceError("cpu backend: library op " + std::to_string(static_cast<int>(op.kind)) +
-                    " is not available");
+  throw DeviceError("cpu backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
+                    " is unknown");
 }
 
 }  // namespace switchyard::cpu

@@ -33,6 +33,13 @@ void for_each_entry(CublasApi& api, F&& f) {
 #undef SWITCHYARD_CUDA_ENTRY
 }
 
+template <class F>
+void for_each_entry(CufftApi& api, F&& f) {
+#define SWITCHYARD_CUDA_ENTRY(name) f(SWITCHYARD_CUDA_SYMBOL(name), api.name);
+#include "backends/cuda/cufft_functions.def"
+#undef SWITCHYARD_CUDA_ENTRY
+}
+
 // The first of `candidates` that dlopen finds, with every entry point resolved; `missing_hint`
 // says what the user can do when none is found.
 template <class Api>
@@ -108,6 +115,13 @@ const Library<CublasApi>& cublas_library() {
   static const Library<CublasApi> library =
       load<CublasApi>(toolkit_candidates("libcublas", CUBLAS_VER_MAJOR),
                       "install the CUDA toolkit's cuBLAS or add its lib64 to LD_LIBRARY_PATH");
+  return library;
+}
+
+const Library<CufftApi>& cufft_library() {
+  static const Library<CufftApi> library =
+      load<CufftApi>(toolkit_candidates("libcufft", CUFFT_VER_MAJOR),
+                     "install the CUDA toolkit's cuFFT or add its lib64 to LD_LIBRARY_PATH");
   return library;
 }
 

@@ -1,5 +1,5 @@
 // The CUDA libraries, loaded at run time with dlopen so that one binary runs on machines without
-// an NVIDIA driver: the driver API (libcuda.so.1), NVRTC and cuBLAS. The CUDA headers are used
+// an NVIDIA driver: the driver API (libcuda.so.1), NVRTC, cuBLAS and cuFFT. The CUDA headers are used
 // for their types only; nothing links against libcuda or libcudart.
 //
 // Each library is one struct of function pointers generated from its .def file, loaded once per
@@ -8,6 +8,7 @@
 
 #include <cublas_v2.h>
 #include <cuda.h>
+#include <cufft.h>
 #include <nvrtc.h>
 
 #include <string>
@@ -24,6 +25,9 @@ struct NvrtcApi {
 struct CublasApi {
 #include "backends/cuda/cublas_functions.def"
 };
+struct CufftApi {
+#include "backends/cuda/cufft_functions.def"
+};
 #undef SWITCHYARD_CUDA_ENTRY
 
 template <class Api>
@@ -37,6 +41,7 @@ struct Library {
 const Library<DriverApi>& driver_library();
 const Library<NvrtcApi>& nvrtc_library();
 const Library<CublasApi>& cublas_library();
+const Library<CufftApi>& cufft_library();
 
 // The entry points of a library already known to be available.
 inline const DriverApi& driver() {
@@ -47,6 +52,9 @@ inline const NvrtcApi& nvrtc() {
 }
 inline const CublasApi& cublas() {
   return cublas_library().api;
+}
+inline const CufftApi& cufft() {
+  return cufft_library().api;
 }
 
 }  // namespace switchyard::cuda

@@ -1,4 +1,4 @@
-// CUDA, NVRTC and cuBLAS status codes translated into Switchyard's typed errors, in one place.
+// CUDA, NVRTC, cuBLAS and cuFFT status codes translated into Switchyard's typed errors, in one place.
 // Messages keep the library's own error name (CUDA_ERROR_ILLEGAL_ADDRESS, NVRTC_ERROR_...,
 // CUBLAS_STATUS_...) and say which call failed where.
 #pragma once
@@ -24,5 +24,9 @@ void check(nvrtcResult result, std::string_view call);
 // Throws unless `status` is CUBLAS_STATUS_SUCCESS: OutOfMemory for CUBLAS_STATUS_ALLOC_FAILED,
 // DeviceError otherwise.
 void check(cublasStatus_t status, std::string_view call, std::string_view where);
+
+// Throws unless `result` is CUFFT_SUCCESS: OutOfMemory for CUFFT_ALLOC_FAILED, DeviceError
+// otherwise.
+void check(cufftResult result, std::string_view call, std::string_view where);
 
 }  // namespace switchyard::cuda

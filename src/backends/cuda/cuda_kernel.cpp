@@ -53,6 +53,9 @@ class Arguments {
         return add(static_cast<float>(f));
       case DType::Float64:
         return add(f);
+      case DType::Complex64:
+      case DType::Complex128:
+        break;  // kernels take no complex scalars: the expression layer rejects them
     }
   }
   void** pointers() { return pointers_.data(); }

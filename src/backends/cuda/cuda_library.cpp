@@ -5,6 +5,7 @@
 #include "backends/cuda/cuda_blas.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_library_kernels.hpp"
+#include "backends/cuda/cuda_fft.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cuda {
@@ -14,16 +15,16 @@ std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp&
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
       return std::make_shared<BlasProgram>(op, device);
+    case LibraryOp::Kind::Fft:
+      return std::make_shared<FftProgram>(op, device);
     case LibraryOp::Kind::Scan:
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
       return std::make_shared<LibraryKernels>(device, op);
-    case LibraryOp::Kind::Fft:
-      break;
   }
-  throw DeviceError("cuda backend: library op " + std::to_string(static_cast<int>(op.kind)) +
-                    " is not available on " + device.where());
+  throw DeviceError("cuda backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
+                    " is unknown on " + device.where());
 }
 
 }  // namespace switchyard::cuda

@@ -5,6 +5,7 @@
 #include "backends/opencl/opencl_blas.hpp"
 #include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_library_kernels.hpp"
+#include "backends/opencl/opencl_fft.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {
@@ -14,16 +15,16 @@ std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp&
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
       return std::make_shared<LibraryCall>(device, op);
+    case LibraryOp::Kind::Fft:
+      return std::make_shared<FftCall>(device, op);
     case LibraryOp::Kind::Scan:
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
       return std::make_shared<LibraryKernels>(device, op);
-    case LibraryOp::Kind::Fft:
-      break;
   }
-  throw DeviceError("opencl backend: library op " + std::to_string(static_cast<int>(op.kind)) +
-                    " is not available on " + device.info().id());
+  throw DeviceError("opencl backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
+                    " is unknown on " + device.info().id());
 }
 
 }  // namespace switchyard::opencl

@@ -1,0 +1,26 @@
+// Complex arrays (complex64, complex128). Their elements are (re, im) pairs of float32 or float64
+// in one storage; elementwise kernels take real dtypes only, so complex arrays are computed
+// through views of their parts. Besides these, abs() and multiply() (ops.hpp) take complex
+// operands, astype() converts to and from complex as NumPy does (complex to real keeps the real
+// part), and the fft functions (fft.hpp) produce them. Other elementwise operations and
+// reductions on a complex array are a DTypeError: apply them to real(a) and imag(a).
+#pragma once
+
+#include "switchyard/array.hpp"
+
+namespace switchyard {
+
+// Zero-copy views of a complex array's parts, as float32 (complex64) or float64 (complex128):
+// writing into them writes the complex array. Of a real array, real() is the array itself and
+// imag() a new array of zeros, as NumPy's.
+Array real(const Array& a);
+Array imag(const Array& a);
+
+// The complex conjugate (a new array); of a real array, a copy.
+Array conj(const Array& a);
+
+// re + i·im, as a new complex array: the parts broadcast together and are promoted as NumPy
+// promotes them (float32 parts give complex64, anything wider or integer complex128).
+Array complex_from(const Array& re, const Array& im);
+
+}  // namespace switchyard

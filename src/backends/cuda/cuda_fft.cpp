@@ -1,0 +1,122 @@
+#include "backends/cuda/cuda_fft.hpp"
+
+#include <limits>
+#include <string>
+
+#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_error.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard::cuda {
+namespace {
+
+// cufftPlanMany takes int sizes.
+int fft_int(std::int64_t v, const char* what, const Device& device) {
+  if (v < 0 || v > std::numeric_limits<int>::max())
+    throw ValueError(std::string("cuFFT on ") + device.where() + ": " + what + " = " +
+                     std::to_string(v) + ", expected 0 to 2^31 - 1");
+  return static_cast<int>(v);
+}
+
+cufftType type_of(const LibraryOp& op) {
+  const bool f32 = op.dtype == DType::Float32;
+  switch (op.fft) {
+    case LibraryOp::FftKind::ComplexToComplex:
+      return f32 ? CUFFT_C2C : CUFFT_Z2Z;
+    case LibraryOp::FftKind::RealToComplex:
+      return f32 ? CUFFT_R2C : CUFFT_D2Z;
+    case LibraryOp::FftKind::ComplexToReal:
+      break;
+  }
+  return f32 ? CUFFT_C2R : CUFFT_Z2D;
+}
+
+void* pointer(const Operand& operand) {
+  return reinterpret_cast<void*>(address(operand.memory, operand.offset * size_of(operand.dtype)));
+}
+
+// Runs the plan from `in` to `out`, both of the op's types.
+cufftResult execute(const LibraryOp& op, cufftHandle plan, void* in, void* out) {
+  const int direction = op.inverse ? CUFFT_INVERSE : CUFFT_FORWARD;
+  const bool f32 = op.dtype == DType::Float32;
+  switch (op.fft) {
+    case LibraryOp::FftKind::ComplexToComplex:
+      return f32 ? cufft().cufftExecC2C(plan, static_cast<cufftComplex*>(in),
+                                        static_cast<cufftComplex*>(out), direction)
+                 : cufft().cufftExecZ2Z(plan, static_cast<cufftDoubleComplex*>(in),
+                                        static_cast<cufftDoubleComplex*>(out), direction);
+    case LibraryOp::FftKind::RealToComplex:
+      return f32 ? cufft().cufftExecR2C(plan, static_cast<cufftReal*>(in),
+                                        static_cast<cufftComplex*>(out))
+                 : cufft().cufftExecD2Z(plan, static_cast<cufftDoubleReal*>(in),
+                                        static_cast<cufftDoubleComplex*>(out));
+    case LibraryOp::FftKind::ComplexToReal:
+      break;
+  }
+  return f32 ? cufft().cufftExecC2R(plan, static_cast<cufftComplex*>(in),
+                                    static_cast<cufftReal*>(out))
+             : cufft().cufftExecZ2D(plan, static_cast<cufftDoubleComplex*>(in),
+                                    static_cast<cufftDoubleReal*>(out));
+}
+
+}  // namespace
+
+FftProgram::FftProgram(const LibraryOp& op, const Device& device)
+    : LibraryRoutine(device), op_(op) {
+  if (!is_floating(op.dtype))
+    throw DTypeError("cuFFT on " + device.where() + " given " + std::string(name(op.dtype)) +
+                     " parts: expected float32 or float64");
+  if (!cufft_library().available())
+    throw DeviceError("cuFFT on " + device.where() + ": " + cufft_library().unavailable_reason);
+}
+
+// The results are ignored: at process exit the driver may already be shutting down.
+FftProgram::~FftProgram() {
+  for (const auto& [key, plan] : plans_) cufft().cufftDestroy(plan);
+}
+
+cufftHandle FftProgram::plan_for(Device& device, const PlanKey& key) const {
+  const std::lock_guard lock(plans_mutex_);
+  if (const auto found = plans_.find(key); found != plans_.end()) return found->second;
+  const auto [rows, m, n] = key;
+  int dims[2] = {fft_int(m, "m", device), fft_int(n, "n", device)};
+  int* shape = op_.rank == 2 ? dims : dims + 1;
+  const int real_points = fft_int(m * n, "m·n", device);
+  const int half_points = fft_int(m * (n / 2 + 1), "m·(n/2 + 1)", device);
+  const bool c2r = op_.fft == LibraryOp::FftKind::ComplexToReal;
+  const bool r2c = op_.fft == LibraryOp::FftKind::RealToComplex;
+  const int in_distance = c2r ? half_points : real_points;
+  const int out_distance = r2c ? half_points : real_points;
+  cufftHandle plan = 0;
+  check(cufft().cufftPlanMany(&plan, op_.rank, shape, nullptr, 1, in_distance, nullptr, 1,
+                              out_distance, type_of(op_), fft_int(rows, "rows", device)),
+        "cufftPlanMany", device.where());
+  if (const cufftResult r = cufft().cufftSetStream(plan, device.stream()); r != CUFFT_SUCCESS) {
+    cufft().cufftDestroy(plan);
+    check(r, "cufftSetStream", device.where());
+  }
+  plans_.emplace(key, plan);
+  return plan;
+}
+
+void FftProgram::launch(Device& device, const LibraryArgs& args) const {
+  if (args.rows == 0) return;
+  const cufftHandle plan = plan_for(device, {args.rows, args.m, args.n});
+  void* in = pointer(args.a);
+  // cuFFT's C2R overwrites its input: it runs on a copy, in stream order.
+  DeviceMemory scratch;
+  if (op_.fft == LibraryOp::FftKind::ComplexToReal) {
+    const std::size_t bytes = static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) *
+                              2 * size_of(op_.dtype);
+    scratch = device.allocate(bytes);
+    check(driver().cuMemcpyDtoDAsync(address(scratch), reinterpret_cast<CUdeviceptr>(in), bytes,
+                                     device.stream()),
+          "cuMemcpyDtoDAsync", device.where());
+    in = scratch.handle;
+  }
+  const cufftResult result = execute(op_, plan, in, pointer(args.c));
+  device.free(scratch);  // the pool hands it out again only to work later on this stream
+  check(result, "cufftExec", device.where());
+}
+
+}  // namespace switchyard::cuda

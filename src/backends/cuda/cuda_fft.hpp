@@ -1,0 +1,32 @@
+// FFTs on a CUDA device through cuFFT (loaded at run time), backend.hpp's Fft contract. One
+// cuFFT plan per (rows, shape), made on the first launch with the device's context current.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "backends/cuda/cuda_api.hpp"
+#include "backends/cuda/cuda_library.hpp"
+
+namespace switchyard::cuda {
+
+class FftProgram final : public LibraryRoutine {
+ public:
+  // Throws DTypeError for parts other than float32 or float64.
+  FftProgram(const LibraryOp& op, const Device& device);
+  ~FftProgram() override;
+  // Queues the transform on the device's stream; the input is never written.
+  void launch(Device& device, const LibraryArgs& args) const override;
+
+ private:
+  using PlanKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // rows, m, n
+  cufftHandle plan_for(Device& device, const PlanKey& key) const;
+
+  LibraryOp op_;
+  mutable std::mutex plans_mutex_;  // guards plans_
+  mutable std::map<PlanKey, cufftHandle> plans_;
+};
+
+}  // namespace switchyard::cuda

@@ -1,0 +1,38 @@
+// FFTs on an OpenCL device through VkFFT (backend.hpp's Fft contract), float32 and, where the
+// device has it, float64. One VkFFT application per (rows, shape), made on first use and kept.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "backends/opencl/opencl_library.hpp"
+
+namespace switchyard::opencl {
+
+class Device;
+
+class FftCall final : public LibraryRoutine {
+ public:
+  // Throws DTypeError for parts other than float32/float64, or float64 without device fp64.
+  FftCall(Device& device, const LibraryOp& op);
+  ~FftCall() override;
+
+  // Enqueues the transform; returns before it runs. The input is never written.
+  void launch(const LibraryArgs& args) override;
+
+ private:
+  struct Plan;  // a VkFFT application: vkFFT.h stays inside opencl_fft.cpp
+  using PlanKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // rows, m, n
+  Plan& plan_for(const PlanKey& key);
+
+  Device& device_;
+  LibraryOp op_;
+  // Guards plans_ and the appends: VkFFTAppend updates its application's launch state.
+  std::mutex mutex_;
+  std::map<PlanKey, std::unique_ptr<Plan>> plans_;
+};
+
+}  // namespace switchyard::opencl

@@ -1,0 +1,17 @@
+#include "ops/contiguous.hpp"
+
+#include "expr/node.hpp"
+#include "switchyard/ops.hpp"
+
+namespace switchyard {
+
+Array contiguous_storage(const Array& a) {
+  Array stored = a;
+  if (a.node()) {
+    eval(a);
+    stored = a.node()->value();  // the realised value, with its own layout
+  }
+  return stored.is_contiguous() ? stored : contiguous_storage(stored.copy());
+}
+
+}  // namespace switchyard
