@@ -15,5 +15,6 @@
 #include "switchyard/fallback.hpp"
 #include "switchyard/metrics.hpp"
 #include "switchyard/ops.hpp"
+#include "switchyard/pipeline.hpp"
 #include "switchyard/runtime.hpp"
 #include "switchyard/shape.hpp"
