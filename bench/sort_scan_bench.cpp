@@ -32,7 +32,8 @@ double median_seconds(int repeats, const std::function<void()>& setup,
     setup();
     const auto start = std::chrono::steady_clock::now();
     work();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::nth_element(seconds.begin(), seconds.begin() + repeats / 2, seconds.end());
   return seconds[repeats / 2];
@@ -70,15 +71,16 @@ int main(int argc, char** argv) {
 
   std::vector<float> a(kElements), b(values), c(values);
   std::size_t triad_bytes = 0;
-  const double triad_s = median_seconds(repeats, [] {}, [&] {
-    triad_bytes = sy::bench::triad(a.data(), b.data(), c.data(), a.size(), 2.5f);
-  });
+  const double triad_s = median_seconds(
+      repeats, [] {},
+      [&] { triad_bytes = sy::bench::triad(a.data(), b.data(), c.data(), a.size(), 2.5f); });
   sy::Array sums;
   const double cumsum_s = median_seconds(
       repeats, [&] { sums = sy::Array(); }, [&] { sums = sy::cumsum(x); });
   const double triad_gbs = triad_bytes / triad_s * 1e-9;
   const double cumsum_gbs = 2.0 * kElements * sizeof(float) / cumsum_s * 1e-9;
-  std::printf("cumsum   triad %8.2f ms %6.2f GB/s   cumsum %8.2f ms %6.2f GB/s   %5.1f%% of triad\n",
-              triad_s * 1e3, triad_gbs, cumsum_s * 1e3, cumsum_gbs, 100 * cumsum_gbs / triad_gbs);
+  std::printf(
+      "cumsum   triad %8.2f ms %6.2f GB/s   cumsum %8.2f ms %6.2f GB/s   %5.1f%% of triad\n",
+      triad_s * 1e3, triad_gbs, cumsum_s * 1e3, cumsum_gbs, 100 * cumsum_gbs / triad_gbs);
   return 0;
 }
