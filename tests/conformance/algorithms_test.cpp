@@ -218,10 +218,15 @@ TEST_P(Algorithms, ScanOfAPendingExpressionAndOfLongRows) {
 
 // ---- sorting
 
-// Values with many ties, and for floats NaN, ±inf, -0.0 and 0.0 among them.
+// Values with many ties, the extremes of integers, and for floats NaN, ±inf, -0.0 and 0.0.
 std::vector<double> sort_values(std::int64_t n, DType t, std::uint64_t seed) {
   auto v = random_values(n, t, seed, -5, 5);
-  if (!is_floating(t)) return v;
+  if (!is_floating(t)) {
+    const double lowest = t == DType::Int32 ? -2147483648.0 : -0x1p63;
+    const double highest = t == DType::Int32 ? 2147483647.0 : 0x1p62;  // 2^63 - 1 is not a double
+    for (std::int64_t i = 3; i < n; i += 7) v[i] = (i / 7) % 2 ? lowest : highest;
+    return v;
+  }
   const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
                              std::numeric_limits<double>::infinity(),
                              -std::numeric_limits<double>::infinity(), -0.0, 0.0};

@@ -161,7 +161,7 @@ void scan_as(bool exclusive, const LibraryArgs& x) {
 ScanRoutine::ScanRoutine(const LibraryOp& op) : op_(op) {
   if (op.scan != ir::ReduceOp::Sum && op.scan != ir::ReduceOp::Prod &&
       op.scan != ir::ReduceOp::Min && op.scan != ir::ReduceOp::Max)
-    throw DTypeError("cpu scan with " + std::string(ir::name(op.scan)) +
+    throw ValueError("cpu scan with " + std::string(ir::name(op.scan)) +
                      ": expected sum, prod, min or max");
 }
 
