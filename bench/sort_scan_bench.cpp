@@ -1,5 +1,5 @@
 // Sorting and scanning 1e7 float32 on the CPU, against the yardsticks they are held to, in one
-// run (medians over repeats):
+// run (medians over repeats, the two sides of each comparison timed in alternation):
 //   sort     switchyard::sort pinned to the CPU vs std::sort of the same values (target >= 5x)
 //   cumsum   switchyard::cumsum pinned to the CPU vs a triad (a = b + 2.5*c) over all cores:
 //            cumsum's bandwidth counts its bytes read and written (8 per element), the triad's
@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/background.hpp"
@@ -25,17 +26,32 @@ namespace {
 
 constexpr std::int64_t kElements = 10'000'000;
 
-double median_seconds(int repeats, const std::function<void()>& setup,
-                      const std::function<void()>& work) {
-  std::vector<double> seconds;
+using Clock = std::chrono::steady_clock;
+
+double seconds_of(const std::function<void()>& work) {
+  const auto start = Clock::now();
+  work();
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+// Median seconds of `baseline` and of `measured`, timed in alternation so that both see the same
+// machine (other processes come and go); `setup` runs untimed before each.
+std::pair<double, double> alternating_medians(int repeats, const std::function<void()>& setup,
+                                              const std::function<void()>& baseline,
+                                              const std::function<void()>& measured) {
+  std::vector<double> base_s, measured_s;
   for (int r = 0; r < repeats; ++r) {
     setup();
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    base_s.push_back(seconds_of(baseline));
+    setup();
+    measured_s.push_back(seconds_of(measured));
   }
-  std::nth_element(seconds.begin(), seconds.begin() + repeats / 2, seconds.end());
-  return seconds[repeats / 2];
+  return {median(base_s), median(measured_s)};
 }
 
 std::string cpu_device_id() {
@@ -60,25 +76,24 @@ int main(int argc, char** argv) {
               repeats);
 
   std::vector<float> scratch;
-  const double std_sort_s = median_seconds(
-      repeats, [&] { scratch = values; }, [&] { std::sort(scratch.begin(), scratch.end()); });
   sy::Array sorted;
-  const double sy_sort_s = median_seconds(
-      repeats, [&] { sorted = sy::Array(); }, [&] { sorted = sy::sort(x); });
+  const auto [std_sort_s, sy_sort_s] = alternating_medians(
+      repeats, [&] { scratch = values, sorted = sy::Array(); },
+      [&] { std::sort(scratch.begin(), scratch.end()); }, [&] { sorted = sy::sort(x); });
   std::printf("sort     std::sort %8.2f ms   switchyard::sort %8.2f ms   speed-up %5.2fx\n",
               std_sort_s * 1e3, sy_sort_s * 1e3, std_sort_s / sy_sort_s);
 
   std::vector<float> a(kElements), b(values), c(values);
   std::size_t triad_bytes = 0;
-  const double triad_s = median_seconds(repeats, [] {}, [&] {
-    triad_bytes = sy::bench::triad(a.data(), b.data(), c.data(), a.size(), 2.5f);
-  });
   sy::Array sums;
-  const double cumsum_s = median_seconds(
-      repeats, [&] { sums = sy::Array(); }, [&] { sums = sy::cumsum(x); });
+  const auto [triad_s, cumsum_s] = alternating_medians(
+      repeats, [&] { sums = sy::Array(); },
+      [&] { triad_bytes = sy::bench::triad(a.data(), b.data(), c.data(), a.size(), 2.5f); },
+      [&] { sums = sy::cumsum(x); });
   const double triad_gbs = triad_bytes / triad_s * 1e-9;
   const double cumsum_gbs = 2.0 * kElements * sizeof(float) / cumsum_s * 1e-9;
-  std::printf("cumsum   triad %8.2f ms %6.2f GB/s   cumsum %8.2f ms %6.2f GB/s   %5.1f%% of triad\n",
-              triad_s * 1e3, triad_gbs, cumsum_s * 1e3, cumsum_gbs, 100 * cumsum_gbs / triad_gbs);
+  std::printf(
+      "cumsum   triad %8.2f ms %6.2f GB/s   cumsum %8.2f ms %6.2f GB/s   %5.1f%% of triad\n",
+      triad_s * 1e3, triad_gbs, cumsum_s * 1e3, cumsum_gbs, 100 * cumsum_gbs / triad_gbs);
   return 0;
 }

@@ -45,8 +45,10 @@ ir::Kernel every_op(DType t) {
   }
   if (is_floating(t)) {
     for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Sqrt, OpCode::Sin, OpCode::Cos, OpCode::Tan,
-                      OpCode::Tanh, OpCode::Floor, OpCode::Ceil})
+                      OpCode::Tanh, OpCode::Floor, OpCode::Ceil, OpCode::Round, OpCode::Trunc})
       v = b.unary(op, v, t);
+    for (OpCode op : {OpCode::IsNan, OpCode::IsInf, OpCode::IsFinite})
+      v = b.where(b.unary(op, v, DType::Bool), v, x);
     v = bin(OpCode::Div, v, x);
     v = bin(OpCode::Atan2, v, y);
   }

@@ -42,10 +42,16 @@ TEST(Errors, SortingAndSelectionArgumentsAreChecked) {
   expect_error<DTypeError>([&] { sort(flags); }, {"sort", "bool", "numeric"});
   expect_error<DTypeError>([&] { argsort(flags); }, {"argsort", "bool"});
   expect_error<DTypeError>([&] { top_k(flags, 1); }, {"top_k", "bool"});
-  expect_error<DTypeError>([&] { compress(a, Array::ones({2, 3}, DType::Int32)); },
-                           {"int32", "bool"});
-  expect_error<ShapeError>([&] { compress(a, Array::ones({3, 2}, DType::Bool)); },
-                           {"(2, 3)", "(3, 2)"});
+  expect_error<DTypeError>(
+      [&] {
+        compress(a, Array::ones({2, 3}, DType::Int32));
+      },
+      {"int32", "bool"});
+  expect_error<ShapeError>(
+      [&] {
+        compress(a, Array::ones({3, 2}, DType::Bool));
+      },
+      {"(2, 3)", "(3, 2)"});
   expect_error<DTypeError>([&] { take(a, Array::ones({1})); }, {"float32", "int"});
   expect_error<ValueError>([&] { nonzero(Array::full(Shape{}, 1)); }, {"0-d"});
 }

@@ -105,7 +105,7 @@ class Array {
   // NumPy's a[index] for an array index: a bool one of this shape selects (compress), an integer
   // one takes along axis 0 (take). A copy, not a view (algorithms.hpp).
   Array operator[](const Array& index) const;
-  Array transpose() const;                     // reverses the axes
+  Array transpose() const;  // reverses the axes
   Array permute(std::span<const int> axes) const;
   Array permute(std::initializer_list<int> axes) const {
     return permute(std::span<const int>(axes.begin(), axes.size()));

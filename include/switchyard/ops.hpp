@@ -94,13 +94,13 @@ SWITCHYARD_REDUCTION(all)  // (empty: any is false, all is true)
 // Variance and standard deviation (`std` cannot be a function name here) with NumPy's ddof:
 // the mean of squared deviations, divided by N - ddof instead of N. float32 stays float32,
 // integers and bools give float64.
-#define SWITCHYARD_SPREAD(fn)                                                              \
-  Array fn(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false,  \
-           double ddof = 0);                                                               \
+#define SWITCHYARD_SPREAD(fn)                                                                  \
+  Array fn(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false,      \
+           double ddof = 0);                                                                   \
   Array fn(const Array& a, std::span<const int> axes, bool keepdims = false, double ddof = 0); \
-  inline Array fn(const Array& a, std::initializer_list<int> axes, bool keepdims = false,  \
-                  double ddof = 0) {                                                       \
-    return fn(a, std::span<const int>(axes.begin(), axes.size()), keepdims, ddof);         \
+  inline Array fn(const Array& a, std::initializer_list<int> axes, bool keepdims = false,      \
+                  double ddof = 0) {                                                           \
+    return fn(a, std::span<const int>(axes.begin(), axes.size()), keepdims, ddof);             \
   }
 SWITCHYARD_SPREAD(var)
 SWITCHYARD_SPREAD(stddev)

@@ -19,17 +19,17 @@ struct OpInfo {
 };
 
 constexpr std::array<OpInfo, kOpCodeCount> kOps = {{
-    {"load", 0, false},     {"scalar", 0, false}, {"neg", 1, false},  {"abs", 1, false},
-    {"sign", 1, false},     {"not", 1, false},    {"exp", 1, true},   {"log", 1, true},
-    {"sqrt", 1, false},     {"sin", 1, true},     {"cos", 1, true},   {"tan", 1, true},
-    {"tanh", 1, true},      {"floor", 1, false},  {"ceil", 1, false}, {"round", 1, false},
-    {"trunc", 1, false},    {"isnan", 1, false},  {"isinf", 1, false}, {"isfinite", 1, false},
-    {"cast", 1, false},
-    {"add", 2, false},      {"sub", 2, false},    {"mul", 2, false},  {"div", 2, false},
-    {"floordiv", 2, false}, {"mod", 2, false},    {"pow", 2, true},   {"min", 2, false},
-    {"max", 2, false},      {"atan2", 2, true},   {"eq", 2, false},   {"ne", 2, false},
-    {"lt", 2, false},       {"le", 2, false},     {"gt", 2, false},   {"ge", 2, false},
-    {"and", 2, false},      {"or", 2, false},     {"xor", 2, false},  {"where", 3, false},
+    {"load", 0, false},  {"scalar", 0, false},   {"neg", 1, false},   {"abs", 1, false},
+    {"sign", 1, false},  {"not", 1, false},      {"exp", 1, true},    {"log", 1, true},
+    {"sqrt", 1, false},  {"sin", 1, true},       {"cos", 1, true},    {"tan", 1, true},
+    {"tanh", 1, true},   {"floor", 1, false},    {"ceil", 1, false},  {"round", 1, false},
+    {"trunc", 1, false}, {"isnan", 1, false},    {"isinf", 1, false}, {"isfinite", 1, false},
+    {"cast", 1, false},  {"add", 2, false},      {"sub", 2, false},   {"mul", 2, false},
+    {"div", 2, false},   {"floordiv", 2, false}, {"mod", 2, false},   {"pow", 2, true},
+    {"min", 2, false},   {"max", 2, false},      {"atan2", 2, true},  {"eq", 2, false},
+    {"ne", 2, false},    {"lt", 2, false},       {"le", 2, false},    {"gt", 2, false},
+    {"ge", 2, false},    {"and", 2, false},      {"or", 2, false},    {"xor", 2, false},
+    {"where", 3, false},
 }};
 
 const OpInfo& info(OpCode op) {
@@ -154,8 +154,7 @@ void Kernel::validate() const {
       if (operands[k] < 0 || operands[k] >= static_cast<std::int32_t>(v))
         invalid(here + " reads %" + std::to_string(operands[k]) +
                 ", expected an earlier instruction");
-    if (is_classification(i.op) &&
-        (i.dtype != DType::Bool || !is_floating(body[i.a].dtype)))
+    if (is_classification(i.op) && (i.dtype != DType::Bool || !is_floating(body[i.a].dtype)))
       invalid(here + " gives " + std::string(switchyard::name(i.dtype)) + " from " +
               std::string(switchyard::name(body[i.a].dtype)) +
               ", expected a bool from a float operand");

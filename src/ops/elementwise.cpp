@@ -254,23 +254,23 @@ SWITCHYARD_DEFINE_FLOATING_UNARY(ceil, Ceil)
 
 // NumPy: integers and bools are whole and finite, so rounding gives them back and no element is
 // NaN or infinite; only floats reach the IR.
-#define SWITCHYARD_DEFINE_FLOAT_TEST(fn, opcode, integers_answer)                          \
-  Array fn(const Array& a) {                                                               \
-    require(a, #fn);                                                                       \
+#define SWITCHYARD_DEFINE_FLOAT_TEST(fn, opcode, integers_answer)                             \
+  Array fn(const Array& a) {                                                                  \
+    require(a, #fn);                                                                          \
     if (!is_floating(a.dtype())) return Array::full(a.shape(), integers_answer, DType::Bool); \
-    byte_count(a.shape(), DType::Bool);                                                    \
-    return Array(expr::make_op(OpCode::opcode, DType::Bool, a.shape(), expr::node_of(a))); \
+    byte_count(a.shape(), DType::Bool);                                                       \
+    return Array(expr::make_op(OpCode::opcode, DType::Bool, a.shape(), expr::node_of(a)));    \
   }
 SWITCHYARD_DEFINE_FLOAT_TEST(isnan, IsNan, 0)
 SWITCHYARD_DEFINE_FLOAT_TEST(isinf, IsInf, 0)
 SWITCHYARD_DEFINE_FLOAT_TEST(isfinite, IsFinite, 1)
 #undef SWITCHYARD_DEFINE_FLOAT_TEST
 
-#define SWITCHYARD_DEFINE_ROUNDING(fn, opcode)                           \
-  Array fn(const Array& a) {                                             \
-    require(a, #fn);                                                     \
-    if (!is_floating(a.dtype())) return a.copy();                        \
-    return unary(OpCode::opcode, #fn, a, a.dtype());                     \
+#define SWITCHYARD_DEFINE_ROUNDING(fn, opcode)       \
+  Array fn(const Array& a) {                         \
+    require(a, #fn);                                 \
+    if (!is_floating(a.dtype())) return a.copy();    \
+    return unary(OpCode::opcode, #fn, a, a.dtype()); \
   }
 SWITCHYARD_DEFINE_ROUNDING(round, Round)
 SWITCHYARD_DEFINE_ROUNDING(trunc, Trunc)

@@ -83,7 +83,25 @@ struct Transform {
   std::int64_t m, n, out_last;
 };
 
+// An axis of one point transforms to itself: it is dropped from the transform (VkFFT plans no
+// length-1 axes), and a transform of one point is a conversion.
+Array transform(const Array& x, const Transform& t);
+
+Array without_unit_axes(const Array& x, const Transform& t) {
+  const bool to_real = t.kind == FftKind::ComplexToReal;
+  if (t.rank == 1) return to_real ? x.astype(t.real) : x.astype(complex_dtype(t.real));
+  if (t.m == 1) return transform(x, {t.kind, t.inverse, 1, t.real, 1, t.n, t.out_last});
+  // One column (n == 1): its real half spectrum is the whole one, so the transform along m is
+  // complex, and C2R keeps its real part.
+  Shape columns;
+  for (int i = 0; i + 1 < x.ndim(); ++i) columns.push_back(x.shape()[i]);
+  const Array c = transform(x.astype(complex_dtype(t.real)).reshape(columns),
+                            {FftKind::ComplexToComplex, t.inverse, 1, t.real, 1, t.m, t.m});
+  return (to_real ? c.astype(t.real) : c).expand_dims(columns.size());
+}
+
 Array transform(const Array& x, const Transform& t) {
+  if (t.n == 1 || (t.rank == 2 && t.m == 1)) return without_unit_axes(x, t);
   const DType complex = complex_dtype(t.real);
   const DType out_dtype = t.kind == FftKind::ComplexToReal ? t.real : complex;
   Shape out_shape = x.shape();

@@ -156,9 +156,9 @@ Array matmul(const Array& a_in, const Array& b_in) {
   const std::int64_t m = a.shape()[ra - 2], k = a.shape()[ra - 1], kb = b.shape()[rb - 2];
   const std::int64_t n = b.shape()[rb - 1];
   if (k != kb)
-    shape_error(a_in, b_in,
-                "the inner extents to match, given " + std::to_string(k) + " and " +
-                    std::to_string(kb));
+    shape_error(
+        a_in, b_in,
+        "the inner extents to match, given " + std::to_string(k) + " and " + std::to_string(kb));
   Shape batch;
   try {
     batch = broadcast_shapes(leading(a.shape(), ra - 2), leading(b.shape(), rb - 2));

@@ -50,7 +50,8 @@ std::vector<Input> layouts(std::int64_t rows, std::int64_t cols, DType t,
   const auto wide = stored(rows * 2 * cols);
   const Array every_other = host_array(wide, {rows, 2 * cols}, t).slice(1, 0, std::nullopt, 2);
   out.push_back({"strided", every_other, elements_of(every_other, wide)});
-  const Array reversed = host_array(plain, {rows, cols}, t).slice(0, std::nullopt, std::nullopt, -1);
+  const Array reversed =
+      host_array(plain, {rows, cols}, t).slice(0, std::nullopt, std::nullopt, -1);
   out.push_back({"negative step", reversed, elements_of(reversed, plain)});
   const Array transposed = host_array(plain, {cols, rows}, t).transpose();
   out.push_back({"transposed", transposed, elements_of(transposed, plain)});
@@ -85,10 +86,10 @@ DType scan_result(Accumulate op, DType t) {
 
 double identity_of(Accumulate op, DType t) {
   const double inf = std::numeric_limits<double>::infinity();
-  const double top = t == DType::Bool                             ? 1
-                     : t == DType::Int32                          ? 2147483647.0
-                     : t == DType::Int64                          ? 9223372036854775807.0
-                                                                  : inf;
+  const double top = t == DType::Bool    ? 1
+                     : t == DType::Int32 ? 2147483647.0
+                     : t == DType::Int64 ? 9223372036854775807.0
+                                         : inf;
   const double bottom = t == DType::Bool    ? 0
                         : t == DType::Int32 ? -2147483648.0
                         : t == DType::Int64 ? -9223372036854775808.0
@@ -138,8 +139,8 @@ ScanReference scan_reference(const std::vector<double>& in, const Shape& shape, 
       if (std::isfinite(value)) largest = std::max(largest, std::abs(value));
       ref.values[line[j]] = value;
       const double steps = static_cast<double>(j + 1);
-      ref.tolerances[line[j]] =
-          op == Accumulate::Prod ? 4 * unit * steps * std::abs(value) : 4 * unit * std::sqrt(steps) * largest;
+      ref.tolerances[line[j]] = op == Accumulate::Prod ? 4 * unit * steps * std::abs(value)
+                                                       : 4 * unit * std::sqrt(steps) * largest;
     }
   });
   return ref;
@@ -189,8 +190,8 @@ TEST_P(Algorithms, ScansAlongEachAxisOfViews) {
     for (const Input& in : layouts(37, 29, t, random_values(37 * 58, t, 3))) {
       const Shape shape = in.array.shape();
       for (int axis : {0, 1, -1}) {
-        const std::string what = label("cumsum " + in.layout + " axis " + std::to_string(axis), t,
-                                       in.array.size());
+        const std::string what =
+            label("cumsum " + in.layout + " axis " + std::to_string(axis), t, in.array.size());
         expect_scan(cumsum(in.array, axis), in.values, shape, axis < 0 ? axis + 2 : axis,
                     Accumulate::Sum, t, false, what);
       }
@@ -217,10 +218,15 @@ TEST_P(Algorithms, ScanOfAPendingExpressionAndOfLongRows) {
 
 // ---- sorting
 
-// Values with many ties, and for floats NaN, ±inf, -0.0 and 0.0 among them.
+// Values with many ties, the extremes of integers, and for floats NaN, ±inf, -0.0 and 0.0.
 std::vector<double> sort_values(std::int64_t n, DType t, std::uint64_t seed) {
   auto v = random_values(n, t, seed, -5, 5);
-  if (!is_floating(t)) return v;
+  if (!is_floating(t)) {
+    const double lowest = t == DType::Int32 ? -2147483648.0 : -0x1p63;
+    const double highest = t == DType::Int32 ? 2147483647.0 : 0x1p62;  // 2^63 - 1 is not a double
+    for (std::int64_t i = 3; i < n; i += 7) v[i] = (i / 7) % 2 ? lowest : highest;
+    return v;
+  }
   const double specials[] = {std::numeric_limits<double>::quiet_NaN(),
                              std::numeric_limits<double>::infinity(),
                              -std::numeric_limits<double>::infinity(), -0.0, 0.0};
@@ -244,7 +250,8 @@ std::vector<std::int64_t> stable_order(const std::vector<double>& v,
   return order;
 }
 
-void expect_sorted(const Array& a, const std::vector<double>& v, int axis, const std::string& what) {
+void expect_sorted(const Array& a, const std::vector<double>& v, int axis,
+                   const std::string& what) {
   std::vector<double> values(v.size()), positions(v.size());
   for_each_line(a.shape(), axis, [&](const std::vector<std::int64_t>& line) {
     const auto order = stable_order(v, line);
@@ -332,8 +339,8 @@ TEST_P(Algorithms, CompressKeepsMaskedElementsInOrder) {
       EXPECT_EQ(got.dtype(), t);
       expect_close(got, kept, false, label("compress", t, n));
       expect_close(a[mask], kept, false, label("a[mask]", t, n));
-      expect_close(compress(a, host_array(std::vector<double>(n, 1.0), {n}, DType::Bool)), v,
-                   false, label("compress all true", t, n));
+      expect_close(compress(a, host_array(std::vector<double>(n, 1.0), {n}, DType::Bool)), v, false,
+                   label("compress all true", t, n));
       expect_close(compress(a, Array::zeros({n}, DType::Bool)), {}, false,
                    label("compress all false", t, n));
     }
@@ -366,7 +373,8 @@ TEST_P(Algorithms, CompressAndNonzeroOfViews) {
       ASSERT_EQ(nz.size(), 2u);
       for (int axis = 0; axis < 2; ++axis) {
         EXPECT_EQ(nz[axis].dtype(), DType::Int64);
-        expect_close(nz[axis], per_axis[axis], false, "nonzero axis " + std::to_string(axis) + " " + what);
+        expect_close(nz[axis], per_axis[axis], false,
+                     "nonzero axis " + std::to_string(axis) + " " + what);
       }
     }
   }
@@ -437,7 +445,8 @@ TEST_P(Algorithms, TakeAlongEachAxisWithNegativeIndices) {
 }
 
 TEST_P(Algorithms, TakeFromViewsAndLongArrays) {
-  for (const Input& in : layouts(37, 29, DType::Float32, random_values(37 * 58, DType::Float32, 14))) {
+  for (const Input& in :
+       layouts(37, 29, DType::Float32, random_values(37 * 58, DType::Float32, 14))) {
     const std::vector<double> idx{0, -1, 3, 3, -7};
     expect_close(take(in.array, host_array(idx, {5}, DType::Int64), 1),
                  take_reference(in.values, in.array.shape(), 1, idx), false,
@@ -446,15 +455,16 @@ TEST_P(Algorithms, TakeFromViewsAndLongArrays) {
   for (std::int64_t n : kSizes) {
     if (n == 0) continue;
     const auto v = random_values(n, DType::Int64, 15, -1e6, 1e6);
-    const auto idx = random_values(1000, DType::Int64, 16, static_cast<double>(-n),
-                                   static_cast<double>(n));
+    const auto idx =
+        random_values(1000, DType::Int64, 16, static_cast<double>(-n), static_cast<double>(n));
     expect_close(take(host_array(v, {n}, DType::Int64), host_array(idx, {1000}, DType::Int64)),
                  take_reference(v, {n}, 0, idx), false, label("take", DType::Int64, n));
   }
   const auto rows = random_values(3 * 1023, DType::Float32, 17);
   const auto many = random_values(40000, DType::Int64, 18, -1023, 1023);
-  expect_close(take(host_array(rows, {3, 1023}, DType::Float32), host_array(many, {40000}, DType::Int64), 1),
-               take_reference(rows, {3, 1023}, 1, many), false, "take 40000 along axis 1");
+  expect_close(
+      take(host_array(rows, {3, 1023}, DType::Float32), host_array(many, {40000}, DType::Int64), 1),
+      take_reference(rows, {3, 1023}, 1, many), false, "take 40000 along axis 1");
   const Array empty = take(Array::ones({3, 4}), Array::zeros({0}, DType::Int64), 1);
   EXPECT_EQ(empty.shape(), (Shape{3, 0}));
   EXPECT_EQ(empty.dtype(), DType::Float32);

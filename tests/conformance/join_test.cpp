@@ -60,8 +60,7 @@ TEST_P(Join, ConcatenatePromotesFlattensAndWritesPendingPieces) {
     for (double v : x) want.push_back(double(float(v * 2)));
     for (double v : y) want.push_back(v + 1);
     want.insert(want.end(), x.begin(), x.end());
-    if (device_has_fp64())
-      expect_close(joined, want, false, "concatenate n=" + std::to_string(n));
+    if (device_has_fp64()) expect_close(joined, want, false, "concatenate n=" + std::to_string(n));
   }
   // axis = nullopt flattens every piece first, 0-D ones included.
   const Array m = host_array({1, 2, 3, 4, 5, 6}, {2, 3}, DType::Int64);
@@ -72,7 +71,8 @@ TEST_P(Join, ConcatenatePromotesFlattensAndWritesPendingPieces) {
 
 TEST_P(Join, StackAddsAnAxisAnywhere) {
   const auto v1 = random_values(6, DType::Float32, 5), v2 = random_values(6, DType::Float32, 6);
-  const Array a = host_array(v1, {2, 3}, DType::Float32), b = host_array(v2, {2, 3}, DType::Float32);
+  const Array a = host_array(v1, {2, 3}, DType::Float32),
+              b = host_array(v2, {2, 3}, DType::Float32);
   const Array s0 = stack({a, b}), s1 = stack({a, b}, 1), s2 = stack({a, sin(b)}, -1);
   ASSERT_EQ(s0.shape(), (Shape{2, 2, 3}));
   ASSERT_EQ(s1.shape(), (Shape{2, 2, 3}));

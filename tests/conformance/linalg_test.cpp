@@ -198,8 +198,8 @@ TEST_P(Linalg, IntegerAndBoolProductsFollowNumPy) {
   const Array r64 = matmul(ct, host_array(b_small.values, {k, n}, DType::Int32));
   EXPECT_EQ(r64.dtype(), DType::Int64);
   expect_close(r64, batched_matmul(c_logical, b_small, 1), false, "int64 of a transposed view");
-  const Array dot = matmul(host_array({1, 2, 3}, {3}, DType::Int32),
-                           host_array({4, -5, 6}, {3}, DType::Int32));
+  const Array dot =
+      matmul(host_array({1, 2, 3}, {3}, DType::Int32), host_array({4, -5, 6}, {3}, DType::Int32));
   EXPECT_EQ(dot.shape(), Shape{});
   EXPECT_EQ(dot.item<std::int64_t>(), 1 * 4 - 2 * 5 + 3 * 6);
 

@@ -58,8 +58,8 @@ TEST_P(NumpyFunctions, FloatTestsAndRoundingMatchTheHostOnSpecialValuesAndViews)
       const auto v = with_specials(n, t, 11);
       const Array a = host_array(v, {n}, t);
       for (const FloatCase& c : kFloatCases) {
-        const std::string what = std::string(c.name) + " " + std::string(name(t)) + " n=" +
-                                 std::to_string(n);
+        const std::string what =
+            std::string(c.name) + " " + std::string(name(t)) + " n=" + std::to_string(n);
         const Array r = c.fn(a);
         EXPECT_EQ(r.dtype(), c.gives_bool ? DType::Bool : t) << what;
         expect_close(r, map(v, c.ref), false, what);
@@ -129,19 +129,18 @@ TEST_P(NumpyFunctions, ClipAppliesTheBoundsGivenAndPromotes) {
   // Array bounds broadcast; an int32 array clipped with float bounds becomes float64 (NumPy).
   const auto v = random_values(6 * 5, DType::Int32, 4, -10, 10);
   const Array m = host_array(v, {6, 5}, DType::Int32).transpose();  // (5, 6) view
-  const auto lo = random_values(6, DType::Int32, 5, -8, 0), hi = random_values(5, DType::Int32, 6, 0, 8);
+  const auto lo = random_values(6, DType::Int32, 5, -8, 0),
+             hi = random_values(5, DType::Int32, 6, 0, 8);
   const Array r = clip(m, host_array(lo, {6}, DType::Int32), host_array(hi, {5, 1}, DType::Int32));
   EXPECT_EQ(r.dtype(), DType::Int32);
   std::vector<double> want(30);
   for (int i = 0; i < 5; ++i)
     for (int j = 0; j < 6; ++j) want[i * 6 + j] = std::min(std::max(v[j * 5 + i], lo[j]), hi[i]);
   expect_close(r, want, false, "clip of a transposed int32 view by array bounds");
-  if (device_has_fp64())
-    EXPECT_EQ(clip(m, 0.5, std::nullopt).dtype(), DType::Float64);
+  EXPECT_EQ(clip(m, 0.5, std::nullopt).dtype(), DType::Float64);
 }
 
-// Two-pass float64 variance of the `length` elements of row r in a row-major rows × length
-// table read with the given element accessor.
+// Two-pass float64 variance of the `length` values at(0), ..., at(length - 1).
 template <class At>
 double host_var(std::int64_t length, double ddof, At at) {
   double mean = 0;

@@ -9,7 +9,7 @@ namespace switchyard::cpu {
 // Rows in parallel; a long row alone is scanned in blocks by every thread (cpu_scan.cpp).
 class ScanRoutine final : public LibraryRoutine {
  public:
-  explicit ScanRoutine(const LibraryOp& op);  // throws DTypeError for an op other than a fold
+  explicit ScanRoutine(const LibraryOp& op);  // throws ValueError for an op other than a fold
   void run(const LibraryArgs& args) const override;
 
  private:

@@ -1,6 +1,7 @@
 // Block kernels as plain loops: integer and bool work, casts, comparisons, where, and the few
-// float ops Highway lacks an exact form for (mod, sign, isnan/isinf/isfinite). gcc vectorises most of these loops
-// itself; none of them is instantiated for a (op, dtype) that the SIMD providers cover.
+// float ops Highway lacks an exact form for (mod, sign, isnan/isinf/isfinite). gcc vectorises most
+// of these loops itself; none of them is instantiated for a (op, dtype) that the SIMD providers
+// cover.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>

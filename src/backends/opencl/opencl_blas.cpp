@@ -90,10 +90,10 @@ void gemm(Device& d, const LibraryOp& op, const LibraryArgs& x) {
                                          mem(x.a), x.a.offset, x.lda, mem(x.b), x.b.offset, x.ldb,
                                          T{0}, mem(x.c), x.c.offset, x.ldc, &q),
                         "gemm", d.info());
-  check_status(clblast::GemmStridedBatched<T>(
-                   clblast::Layout::kRowMajor, ta, tb, x.m, x.n, x.k, T{1}, mem(x.a), x.a.offset,
-                   x.lda, x.stride_a, mem(x.b), x.b.offset, x.ldb, x.stride_b, T{0}, mem(x.c),
-                   x.c.offset, x.ldc, x.stride_c, x.batch, &q),
+  check_status(clblast::GemmStridedBatched<T>(clblast::Layout::kRowMajor, ta, tb, x.m, x.n, x.k,
+                                              T{1}, mem(x.a), x.a.offset, x.lda, x.stride_a,
+                                              mem(x.b), x.b.offset, x.ldb, x.stride_b, T{0},
+                                              mem(x.c), x.c.offset, x.ldc, x.stride_c, x.batch, &q),
                "batched gemm", d.info());
 }
 

@@ -68,8 +68,9 @@ Array flatnonzero(const Array& a) {
 std::vector<Array> nonzero(const Array& a) {
   algorithms::require_array("nonzero", a);
   if (a.ndim() == 0)
-    throw ValueError("nonzero of a 0-d array: expected at least one axis (as NumPy 2; use "
-                     "a.reshape({1}))");
+    throw ValueError(
+        "nonzero of a 0-d array: expected at least one axis (as NumPy 2; use "
+        "a.reshape({1}))");
   const Array flat = flat_positions(a);
   std::vector<Array> per_axis(a.ndim());
   std::int64_t stride = 1;

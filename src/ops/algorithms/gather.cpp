@@ -18,9 +18,8 @@ void check_range(const Array& indices, int axis, std::int64_t extent) {
   if (lo >= -extent && hi < extent) return;
   const std::int64_t bad = hi >= extent ? hi : lo;
   throw IndexError("take: index " + std::to_string(bad) + " is out of bounds for axis " +
-                   std::to_string(axis) + " with size " + std::to_string(extent) +
-                   ": expected -" + std::to_string(extent) + " <= index < " +
-                   std::to_string(extent));
+                   std::to_string(axis) + " with size " + std::to_string(extent) + ": expected -" +
+                   std::to_string(extent) + " <= index < " + std::to_string(extent));
 }
 
 }  // namespace
@@ -40,7 +39,8 @@ Array take(const Array& a_in, const Array& indices, std::optional<int> axis_in) 
   std::int64_t rows = 1, inner = 1;
   for (int i = 0; i < axis; ++i) out_shape.push_back(a.shape()[i]), rows *= a.shape()[i];
   for (std::int64_t e : indices.shape()) out_shape.push_back(e);
-  for (int i = axis + 1; i < a.ndim(); ++i) out_shape.push_back(a.shape()[i]), inner *= a.shape()[i];
+  for (int i = axis + 1; i < a.ndim(); ++i)
+    out_shape.push_back(a.shape()[i]), inner *= a.shape()[i];
   if (element_count(out_shape) == 0) return Array::zeros(out_shape, a.dtype());
 
   const Array wide = indices.astype(DType::Int64);

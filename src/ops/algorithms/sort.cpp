@@ -11,7 +11,8 @@ namespace {
 void require_numeric(std::string_view fn, const Array& a) {
   algorithms::require_array(fn, a);
   if (a.dtype() == DType::Bool)
-    throw DTypeError(std::string(fn) + " of a bool array: expected a numeric dtype (int32, int64, " +
+    throw DTypeError(std::string(fn) +
+                     " of a bool array: expected a numeric dtype (int32, int64, " +
                      "float32 or float64; cast with astype)");
 }
 
