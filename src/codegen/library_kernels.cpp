@@ -36,6 +36,8 @@ std::string prelude(const Target& target) {
   kernel.replace(kernel.find('@'), 1, std::to_string(target.local_size));
   // OpenCL needs the address space on a pointer parameter into local memory; CUDA has none.
   const std::string_view local_pointer = target.dialect == Dialect::OpenCL ? "__local " : "";
+  // SY_PAD: local arrays keep one spare slot per 32, so that items reading runs of consecutive
+  // slots (item i at i · 8) fall on different memory banks instead of the same few.
   return "#define SY_L " + std::to_string(target.local_size) + "\n#define SY_KERNEL " + kernel +
          "\n#define SY_GLOBAL " + std::string(t.global) + "\n#define SY_LOCAL " +
          std::string(t.local) + "\n#define SY_LOCAL_PTR " + std::string(local_pointer) +
@@ -43,7 +45,8 @@ std::string prelude(const Target& target) {
          std::string(t.barrier) + "\n#define SY_LID " + std::string(t.local_id) +
          "\n#define SY_GROUP " + std::string(t.group_id) + "\n#define SY_GID " +
          std::string(t.global_id) + "\n#define SY_GSIZE " + std::string(t.global_size) +
-         "\n#define SY_SCAN_PER_ITEM " + std::to_string(kScanPerItem) +
+         "\n#define SY_PAD(s) ((s) + ((s) >> 5))\n#define SY_SCAN_PER_ITEM " +
+         std::to_string(kScanPerItem) +
          "\n#define SY_SCAN_TILE (SY_SCAN_PER_ITEM * SY_L)\n#define SY_SORT_PER_ITEM " +
          std::to_string(kSortPerItem) +
          "\n#define SY_SORT_TILE (SY_SORT_PER_ITEM * SY_L)\n#define SY_RADIX " +
@@ -135,7 +138,7 @@ SY_KERNEL sy_scan_tile$SUF(const SY_GLOBAL $IN* x, sy_index x_off, sy_index leng
                               const SY_GLOBAL sy_acc* carries, sy_index carries_off,
                               sy_index has_carry, sy_index exclusive, SY_GLOBAL sy_acc* y,
                               sy_index y_off) {
-  SY_LOCAL sy_acc tile[SY_SCAN_TILE];
+  SY_LOCAL sy_acc tile[SY_PAD(SY_SCAN_TILE)];
   SY_LOCAL sy_acc sums[SY_L];
   const int lid = SY_LID;
   const sy_index g = SY_GROUP, row = g / tiles, start = (g - row * tiles) * SY_SCAN_TILE;
@@ -143,24 +146,24 @@ SY_KERNEL sy_scan_tile$SUF(const SY_GLOBAL $IN* x, sy_index x_off, sy_index leng
   const SY_GLOBAL $IN* in = x + x_off + row * length + start;
   for (int j = 0; j < SY_SCAN_PER_ITEM; ++j) {
     const int s = j * SY_L + lid;
-    tile[s] = s < count ? (sy_acc)in[s] : SY_IDENTITY;
+    tile[SY_PAD(s)] = s < count ? (sy_acc)in[s] : SY_IDENTITY;
   }
   SY_BARRIER();
   sy_acc total = SY_IDENTITY;
-  for (int k = 0; k < SY_SCAN_PER_ITEM; ++k) total = sy_combine(total, tile[lid * SY_SCAN_PER_ITEM + k]);
+  for (int k = 0; k < SY_SCAN_PER_ITEM; ++k) total = sy_combine(total, tile[SY_PAD(lid * SY_SCAN_PER_ITEM + k)]);
   sy_acc run = sy_block_scan(sums, total);
   if (has_carry) run = sy_combine(carries[carries_off + g], run);
   for (int k = 0; k < SY_SCAN_PER_ITEM; ++k) {
     const int s = lid * SY_SCAN_PER_ITEM + k;
-    const sy_acc next = sy_combine(run, tile[s]);
-    tile[s] = exclusive ? run : next;
+    const sy_acc next = sy_combine(run, tile[SY_PAD(s)]);
+    tile[SY_PAD(s)] = exclusive ? run : next;
     run = next;
   }
   SY_BARRIER();
   SY_GLOBAL sy_acc* out = y + y_off + row * length + start;
   for (int j = 0; j < SY_SCAN_PER_ITEM; ++j) {
     const int s = j * SY_L + lid;
-    if (s < count) out[s] = tile[s];
+    if (s < count) out[s] = tile[SY_PAD(s)];
   }
 }
 
@@ -193,7 +196,7 @@ SY_HELPER int sy_digit(sy_word w, sy_index shift) {
   return (int)((sy_key(w) >> shift) & (SY_RADIX - 1));
 }
 
-/* ranks[d * SY_L + item]: how many of the tile's keys come before item's first key of digit d
+/* ranks[SY_PAD(d * SY_L + item)]: how many of the tile's keys come before item's first key of digit d
    in (digit, position) order. Each item holds SY_SORT_PER_ITEM consecutive keys. */
 SY_HELPER void sy_digit_ranks(SY_LOCAL_PTR const sy_word* keys, sy_index count, sy_index shift,
                               SY_LOCAL_PTR int* ranks, SY_LOCAL_PTR int* sums) {
@@ -202,16 +205,16 @@ SY_HELPER void sy_digit_ranks(SY_LOCAL_PTR const sy_word* keys, sy_index count, 
   for (int d = 0; d < SY_RADIX; ++d) mine[d] = 0;
   for (int k = 0; k < SY_SORT_PER_ITEM; ++k) {
     const int s = lid * SY_SORT_PER_ITEM + k;
-    if (s < count) ++mine[sy_digit(keys[s], shift)];
+    if (s < count) ++mine[sy_digit(keys[SY_PAD(s)], shift)];
   }
-  for (int d = 0; d < SY_RADIX; ++d) ranks[d * SY_L + lid] = mine[d];
+  for (int d = 0; d < SY_RADIX; ++d) ranks[SY_PAD(d * SY_L + lid)] = mine[d];
   SY_BARRIER();
   int own = 0;
-  for (int e = 0; e < SY_RADIX; ++e) own += ranks[lid * SY_RADIX + e];
+  for (int e = 0; e < SY_RADIX; ++e) own += ranks[SY_PAD(lid * SY_RADIX + e)];
   int run = sy_block_scan_int(sums, own);
   for (int e = 0; e < SY_RADIX; ++e) {
-    const int v = ranks[lid * SY_RADIX + e];
-    ranks[lid * SY_RADIX + e] = run;
+    const int v = ranks[SY_PAD(lid * SY_RADIX + e)];
+    ranks[SY_PAD(lid * SY_RADIX + e)] = run;
     run += v;
   }
   SY_BARRIER();
@@ -220,8 +223,8 @@ SY_HELPER void sy_digit_ranks(SY_LOCAL_PTR const sy_word* keys, sy_index count, 
 SY_KERNEL sy_sort_histogram(const SY_GLOBAL sy_word* src, sy_index src_off, sy_index length,
                             sy_index tiles, sy_index shift, SY_GLOBAL sy_index* hist,
                             sy_index hist_off) {
-  SY_LOCAL sy_word keys[SY_SORT_TILE];
-  SY_LOCAL int ranks[SY_RADIX * SY_L];
+  SY_LOCAL sy_word keys[SY_PAD(SY_SORT_TILE)];
+  SY_LOCAL int ranks[SY_PAD(SY_RADIX * SY_L)];
   SY_LOCAL int sums[SY_L];
   const int lid = SY_LID;
   const sy_index g = SY_GROUP, row = g / tiles, t = g - row * tiles, start = t * SY_SORT_TILE;
@@ -229,13 +232,13 @@ SY_KERNEL sy_sort_histogram(const SY_GLOBAL sy_word* src, sy_index src_off, sy_i
   const SY_GLOBAL sy_word* in = src + src_off + row * length + start;
   for (int j = 0; j < SY_SORT_PER_ITEM; ++j) {
     const int s = j * SY_L + lid;
-    if (s < count) keys[s] = in[s];
+    if (s < count) keys[SY_PAD(s)] = in[s];
   }
   SY_BARRIER();
   sy_digit_ranks(keys, count, shift, ranks, sums);
   if (lid < SY_RADIX) {
-    const int next = lid + 1 < SY_RADIX ? ranks[(lid + 1) * SY_L] : (int)count;
-    hist[hist_off + (row * SY_RADIX + lid) * tiles + t] = next - ranks[lid * SY_L];
+    const int next = lid + 1 < SY_RADIX ? ranks[SY_PAD((lid + 1) * SY_L)] : (int)count;
+    hist[hist_off + (row * SY_RADIX + lid) * tiles + t] = next - ranks[SY_PAD(lid * SY_L)];
   }
 }
 
@@ -245,12 +248,12 @@ SY_KERNEL sy_sort_scatter(const SY_GLOBAL sy_word* src, sy_index src_off,
                           const SY_GLOBAL sy_index* offsets, sy_index offsets_off,
                           SY_GLOBAL sy_word* dst, sy_index dst_off, SY_GLOBAL sy_index* dst_idx,
                           sy_index dst_idx_off) {
-  SY_LOCAL sy_word keys[SY_SORT_TILE];
+  SY_LOCAL sy_word keys[SY_PAD(SY_SORT_TILE)];
 #if SY_WITH_INDICES
-  SY_LOCAL sy_index idx[SY_SORT_TILE];
+  SY_LOCAL sy_index idx[SY_PAD(SY_SORT_TILE)];
   sy_index my_idx[SY_SORT_PER_ITEM];
 #endif
-  SY_LOCAL int ranks[SY_RADIX * SY_L];
+  SY_LOCAL int ranks[SY_PAD(SY_RADIX * SY_L)];
   SY_LOCAL int sums[SY_L];
   sy_word my_keys[SY_SORT_PER_ITEM];
   int seen[SY_RADIX];
@@ -261,9 +264,9 @@ SY_KERNEL sy_sort_scatter(const SY_GLOBAL sy_word* src, sy_index src_off,
   for (int j = 0; j < SY_SORT_PER_ITEM; ++j) {
     const int s = j * SY_L + lid;
     if (s < count) {
-      keys[s] = src[src_off + first + s];
+      keys[SY_PAD(s)] = src[src_off + first + s];
 #if SY_WITH_INDICES
-      idx[s] = has_src_idx ? src_idx[src_idx_off + first + s] : start + s;
+      idx[SY_PAD(s)] = has_src_idx ? src_idx[src_idx_off + first + s] : start + s;
 #endif
     }
   }
@@ -272,9 +275,9 @@ SY_KERNEL sy_sort_scatter(const SY_GLOBAL sy_word* src, sy_index src_off,
   for (int k = 0; k < SY_SORT_PER_ITEM; ++k) {
     const int s = lid * SY_SORT_PER_ITEM + k;
     if (s < count) {
-      my_keys[k] = keys[s];
+      my_keys[k] = keys[SY_PAD(s)];
 #if SY_WITH_INDICES
-      my_idx[k] = idx[s];
+      my_idx[k] = idx[SY_PAD(s)];
 #endif
     }
   }
@@ -285,22 +288,22 @@ SY_KERNEL sy_sort_scatter(const SY_GLOBAL sy_word* src, sy_index src_off,
   for (int k = 0; k < SY_SORT_PER_ITEM; ++k) {
     if (lid * SY_SORT_PER_ITEM + k >= count) break;
     const int d = sy_digit(my_keys[k], shift);
-    const int to = ranks[d * SY_L + lid] + seen[d]++;
-    keys[to] = my_keys[k];
+    const int to = ranks[SY_PAD(d * SY_L + lid)] + seen[d]++;
+    keys[SY_PAD(to)] = my_keys[k];
 #if SY_WITH_INDICES
-    idx[to] = my_idx[k];
+    idx[SY_PAD(to)] = my_idx[k];
 #endif
   }
   SY_BARRIER();
   for (int j = 0; j < SY_SORT_PER_ITEM; ++j) {
     const int s = j * SY_L + lid;
     if (s >= count) break;
-    const int d = sy_digit(keys[s], shift);
+    const int d = sy_digit(keys[SY_PAD(s)], shift);
     const sy_index to = row * length + offsets[offsets_off + (row * SY_RADIX + d) * tiles + t] +
-                        (s - ranks[d * SY_L]);
-    dst[dst_off + to] = keys[s];
+                        (s - ranks[SY_PAD(d * SY_L)]);
+    dst[dst_off + to] = keys[SY_PAD(s)];
 #if SY_WITH_INDICES
-    dst_idx[dst_idx_off + to] = idx[s];
+    dst_idx[dst_idx_off + to] = idx[SY_PAD(s)];
 #endif
   }
 }
