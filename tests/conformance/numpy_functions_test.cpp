@@ -238,6 +238,19 @@ TEST_P(NumpyFunctions, AnyOfAComparisonIsOneKernel) {
   EXPECT_EQ(e.kernels.size(), 1u) << e.to_string();
 }
 
+TEST_P(NumpyFunctions, BadArgumentsAreTypedErrors) {
+  const Array m = Array::ones({2, 3});
+  EXPECT_THROW(isnan(Array()), ValueError);
+  EXPECT_THROW(round(Array()), ValueError);
+  EXPECT_THROW(clip(Array(), 0, 1), ValueError);
+  EXPECT_THROW(clip(m, Array::ones({4}), Array::ones({3})), ShapeError);
+  EXPECT_THROW(var(Array()), ValueError);
+  EXPECT_THROW(var(m, 2), IndexError);
+  EXPECT_THROW(stddev(m, {0, 0}), ValueError);
+  EXPECT_THROW(any(m, -3), IndexError);
+  EXPECT_THROW(all(Array()), ValueError);
+}
+
 TEST_P(NumpyFunctions, StringExpressionsNameTheFunctions) {
   const std::vector<double> v = {0.5, 1.5, -2.5, kNaN, kInf, -3.7};
   const Array x = host_array(v, {6}, DType::Float32);
