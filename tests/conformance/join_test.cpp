@@ -69,6 +69,16 @@ TEST_P(Join, ConcatenatePromotesFlattensAndWritesPendingPieces) {
   EXPECT_EQ(concatenate({Array::zeros({0, 3}), Array::zeros({0, 3})}).shape(), (Shape{0, 3}));
 }
 
+TEST_P(Join, EachPendingPieceIsOneKernelWritingIntoTheResult) {
+  const Array a = host_array(random_values(1023, DType::Float32, 7), {3, 341}, DType::Float32);
+  const Array b = host_array(random_values(1023, DType::Float32, 8), {3, 341}, DType::Float32);
+  // Along axis 1 each piece's part is strided in C order; it is still written directly.
+  for (int axis : {0, 1}) {
+    const Explanation e = explain([&] { eval(concatenate({a * 2 + b, sin(b)}, axis)); });
+    EXPECT_EQ(e.kernels.size(), 2u) << "axis " << axis << "\n" << e.to_string();
+  }
+}
+
 TEST_P(Join, StackAddsAnAxisAnywhere) {
   const auto v1 = random_values(6, DType::Float32, 5), v2 = random_values(6, DType::Float32, 6);
   const Array a = host_array(v1, {2, 3}, DType::Float32),

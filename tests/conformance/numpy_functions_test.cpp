@@ -238,6 +238,34 @@ TEST_P(NumpyFunctions, AnyOfAComparisonIsOneKernel) {
   EXPECT_EQ(e.kernels.size(), 1u) << e.to_string();
 }
 
+TEST_P(NumpyFunctions, BadArgumentsAreTypedErrors) {
+  const Array m = Array::ones({2, 3});
+  EXPECT_THROW(isnan(Array()), ValueError);
+  EXPECT_THROW(round(Array()), ValueError);
+  EXPECT_THROW(clip(Array(), 0, 1), ValueError);
+  EXPECT_THROW(clip(m, Array::ones({4}), Array::ones({3})), ShapeError);
+  EXPECT_THROW(var(Array()), ValueError);
+  EXPECT_THROW(var(m, 2), IndexError);
+  EXPECT_THROW(stddev(m, {0, 0}), ValueError);
+  EXPECT_THROW(any(m, -3), IndexError);
+  EXPECT_THROW(all(Array()), ValueError);
+}
+
+TEST_P(NumpyFunctions, StringExpressionsNameTheFunctions) {
+  const std::vector<double> v = {0.5, 1.5, -2.5, kNaN, kInf, -3.7};
+  const Array x = host_array(v, {6}, DType::Float32);
+  expect_close(evaluate("round(x) + trunc(x)", {{"x", x}}), {0, 3, -4, kNaN, kInf, -7}, false,
+               "round(x) + trunc(x)");
+  expect_close(evaluate("isnan(x) | isinf(x)", {{"x", x}}), {0, 0, 0, 1, 1, 0}, false,
+               "isnan(x) | isinf(x)");
+  expect_close(evaluate("isfinite(x)", {{"x", x}}), {1, 1, 1, 0, 0, 1}, false, "isfinite(x)");
+  EXPECT_TRUE(evaluate("any(isnan(x))", {{"x", x}}).item<bool>());
+  EXPECT_FALSE(evaluate("all(isfinite(x))", {{"x", x}}).item<bool>());
+  const Array y = host_array({1, 2, 3, 4}, {4}, DType::Float32);
+  EXPECT_NEAR(evaluate("var(y)", {{"y", y}}).item<double>(), 1.25, 1e-6);
+  EXPECT_NEAR(evaluate("std(y)", {{"y", y}}).item<double>(), std::sqrt(1.25), 1e-6);
+}
+
 SWITCHYARD_ON_EVERY_DEVICE(NumpyFunctions);
 
 }  // namespace
