@@ -31,11 +31,13 @@ TEST(DType, PythonScalarsAreWeak) {
 TEST(DType, ParseNamesAndRejectUnknown) {
   EXPECT_EQ(parse_dtype("float32"), DType::Float32);
   EXPECT_EQ(parse_dtype("i64"), DType::Int64);
+  EXPECT_EQ(parse_dtype("complex64"), DType::Complex64);
   try {
-    parse_dtype("complex64");
+    parse_dtype("float16");
     FAIL();
   } catch (const DTypeError& e) {
-    EXPECT_NE(std::string(e.what()).find("complex64"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("float16"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("complex128"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("float32"), std::string::npos);
   }
 }
