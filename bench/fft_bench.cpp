@@ -41,7 +41,8 @@ double median_s(const sy::Array& x, const std::string& placement) {
   for (int i = 0; i < kRepeats; ++i) {
     const auto start = std::chrono::steady_clock::now();
     rfft_to_host(x);
-    times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   std::nth_element(times.begin(), times.begin() + kRepeats / 2, times.end());
   return times[kRepeats / 2];
@@ -69,8 +70,7 @@ int main(int argc, char** argv) {
   for (const sy::DeviceInfo& d : sy::devices()) placements.push_back(d.id());
   std::printf("{\"n\": %lld, \"median_s\": {", static_cast<long long>(kPoints));
   for (std::size_t i = 0; i < placements.size(); ++i)
-    std::printf("%s\"%s\": %.6e", i ? ", " : "", placements[i].c_str(),
-                median_s(x, placements[i]));
+    std::printf("%s\"%s\": %.6e", i ? ", " : "", placements[i].c_str(), median_s(x, placements[i]));
   std::printf("}}\n");
   return 0;
 }

@@ -49,7 +49,8 @@ TEST(ComplexArray, HostRoundTripAndViews) {
   // Narrowing to complex64 keeps both parts.
   const auto narrow = a.astype(DType::Complex64).to_vector<C64>();
   for (std::size_t i = 0; i < values.size(); ++i)
-    EXPECT_EQ(narrow[i], C64(static_cast<float>(values[i].real()), static_cast<float>(values[i].imag())));
+    EXPECT_EQ(narrow[i],
+              C64(static_cast<float>(values[i].real()), static_cast<float>(values[i].imag())));
 }
 
 TEST(ComplexArray, RealAndImagAreViewsOfTheSameStorage) {
@@ -75,7 +76,8 @@ TEST(ComplexArray, ConjAbsMultiplyAndComplexFrom) {
   const auto product = (a * b).to_vector<C128>();
   const auto magnitude = abs(a).to_vector<double>();
   const auto scaled = (a * 2.0).to_vector<C128>();
-  const auto mixed = multiply(a, Array::from_vector(std::vector<double>{2, -1, 0.5})).to_vector<C128>();
+  const auto mixed =
+      multiply(a, Array::from_vector(std::vector<double>{2, -1, 0.5})).to_vector<C128>();
   for (std::size_t i = 0; i < av.size(); ++i) {
     EXPECT_EQ(conj_a[i], std::conj(av[i]));
     EXPECT_NEAR(std::abs(product[i] - av[i] * bv[i]), 0, 1e-12);
@@ -92,8 +94,13 @@ TEST(ComplexArray, ConjAbsMultiplyAndComplexFrom) {
   EXPECT_EQ(complex_from(Array::arange(0, 2), Array::arange(0, 2)).dtype(), DType::Complex128);
   EXPECT_EQ(Array::full({2}, 1.5, DType::Complex64).to_vector<C64>(),
             (std::vector<C64>{{1.5, 0}, {1.5, 0}}));
-  EXPECT_EQ(Array::from_vector(std::vector<double>{1, 2}).astype(DType::Complex128).to_vector<C128>(),
-            (std::vector<C128>{{1, 0}, {2, 0}}));
+  EXPECT_EQ(
+      Array::from_vector(std::vector<double>{1, 2}).astype(DType::Complex128).to_vector<C128>(),
+      (std::vector<C128>{{1, 0}, {2, 0}}));
+  // To real dtypes as NumPy: the real part, and bool is "either part non-zero".
+  const Array w = Array::from_vector(std::vector<C64>{{0, 0}, {0, 2}, {-3.5, 0}});
+  EXPECT_EQ(w.astype(DType::Float64).to_vector<double>(), (std::vector<double>{0, 0, -3.5}));
+  EXPECT_EQ(w.astype(DType::Bool).to_vector<bool>(), (std::vector<bool>{false, true, true}));
 }
 
 TEST(ComplexArray, AssignWritesBothParts) {

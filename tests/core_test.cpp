@@ -38,6 +38,7 @@ TEST(DType, ParseNamesAndRejectUnknown) {
   } catch (const DTypeError& e) {
     EXPECT_NE(std::string(e.what()).find("float16"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("complex128"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("float32"), std::string::npos);
   }
 }
 

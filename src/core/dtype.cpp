@@ -32,12 +32,14 @@ DType parse_dtype(std::string_view text) {
     DType dtype;
   };
   static constexpr Alias kAliases[] = {
-      {"bool", DType::Bool},   {"int32", DType::Int32},   {"i32", DType::Int32},
-      {"int64", DType::Int64}, {"i64", DType::Int64},     {"float32", DType::Float32},
-      {"f32", DType::Float32}, {"float", DType::Float32}, {"float64", DType::Float64},
-      {"f64", DType::Float64}, {"double", DType::Float64}, {"complex64", DType::Complex64},
-      {"c64", DType::Complex64}, {"complex128", DType::Complex128}, {"c128", DType::Complex128},
-      {"complex", DType::Complex128}};
+      {"bool", DType::Bool},       {"int32", DType::Int32},
+      {"i32", DType::Int32},       {"int64", DType::Int64},
+      {"i64", DType::Int64},       {"float32", DType::Float32},
+      {"f32", DType::Float32},     {"float", DType::Float32},
+      {"float64", DType::Float64}, {"f64", DType::Float64},
+      {"double", DType::Float64},  {"complex64", DType::Complex64},
+      {"c64", DType::Complex64},   {"complex128", DType::Complex128},
+      {"c128", DType::Complex128}, {"complex", DType::Complex128}};
   for (const auto& a : kAliases)
     if (a.text == text) return a.dtype;
   throw DTypeError("unknown dtype '" + std::string(text) +

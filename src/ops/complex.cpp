@@ -64,6 +64,7 @@ Array from_pairs(const Array& pairs) {
 Array astype(const Array& a, DType dtype) {
   if (is_complex(a.dtype()) && is_complex(dtype))
     return from_pairs(pairs_of(a).astype(component_dtype(dtype)));
+  if (dtype == DType::Bool) return logical_or(real(a) != 0, imag(a) != 0);
   if (is_complex(a.dtype())) return real(a).astype(dtype);  // NumPy drops the imaginary part
   const DType parts = component_dtype(dtype);
   return complex_from(a.astype(parts), Array::zeros(Shape{}, parts));

@@ -227,8 +227,8 @@ Array irfft2(const Array& a, std::optional<std::array<std::int64_t, 2>> s) {
 Array convolve(const Array& a, const Array& b) {
   if (!a || !b) throw ValueError("convolve of a null Array: expected two arrays");
   if (a.ndim() != 1 || b.ndim() != 1)
-    throw ShapeError("convolve of shapes " + to_string(a.shape()) + " and " +
-                     to_string(b.shape()) + ": expected two 1-D arrays");
+    throw ShapeError("convolve of shapes " + to_string(a.shape()) + " and " + to_string(b.shape()) +
+                     ": expected two 1-D arrays");
   const DType t = promote_types(a.dtype(), b.dtype());
   if (!is_floating(t))
     throw DTypeError("convolve of " + std::string(name(a.dtype())) + " and " +

@@ -27,7 +27,7 @@ class FftRoutine final : public LibraryRoutine {
   void* plan_for(const PlanKey& key, void* in, void* out) const;
 
   LibraryOp op_;
-  mutable std::mutex plans_mutex_;              // guards plans_
+  mutable std::mutex plans_mutex_;          // guards plans_
   mutable std::map<PlanKey, void*> plans_;  // fftw_plan or fftwf_plan, by op_.dtype
 };
 

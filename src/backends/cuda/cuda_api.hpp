@@ -1,6 +1,6 @@
 // The CUDA libraries, loaded at run time with dlopen so that one binary runs on machines without
-// an NVIDIA driver: the driver API (libcuda.so.1), NVRTC, cuBLAS and cuFFT. The CUDA headers are used
-// for their types only; nothing links against libcuda or libcudart.
+// an NVIDIA driver: the driver API (libcuda.so.1), NVRTC, cuBLAS and cuFFT. The CUDA headers are
+// used for their types only; nothing links against libcuda or libcudart.
 //
 // Each library is one struct of function pointers generated from its .def file, loaded once per
 // process on first use and never unloaded.

@@ -1,5 +1,5 @@
-// CUDA, NVRTC, cuBLAS and cuFFT status codes translated into Switchyard's typed errors, in one place.
-// Messages keep the library's own error name (CUDA_ERROR_ILLEGAL_ADDRESS, NVRTC_ERROR_...,
+// CUDA, NVRTC, cuBLAS and cuFFT status codes translated into Switchyard's typed errors, in one
+// place. Messages keep the library's own error name (CUDA_ERROR_ILLEGAL_ADDRESS, NVRTC_ERROR_...,
 // CUBLAS_STATUS_...) and say which call failed where.
 #pragma once
 

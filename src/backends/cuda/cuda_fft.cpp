@@ -106,8 +106,8 @@ void FftProgram::launch(Device& device, const LibraryArgs& args) const {
   // cuFFT's C2R overwrites its input: it runs on a copy, in stream order.
   DeviceMemory scratch;
   if (op_.fft == LibraryOp::FftKind::ComplexToReal) {
-    const std::size_t bytes = static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) *
-                              2 * size_of(op_.dtype);
+    const std::size_t bytes =
+        static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) * 2 * size_of(op_.dtype);
     scratch = device.allocate(bytes);
     check(driver().cuMemcpyDtoDAsync(address(scratch), reinterpret_cast<CUdeviceptr>(in), bytes,
                                      device.stream()),
