@@ -3,8 +3,8 @@
 #include <string>
 
 #include "backends/cpu/cpu_blas.hpp"
-#include "backends/cpu/library_routines.hpp"
 #include "backends/cpu/cpu_fft.hpp"
+#include "backends/cpu/library_routines.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cpu {

@@ -4,8 +4,8 @@
 
 #include "backends/cuda/cuda_blas.hpp"
 #include "backends/cuda/cuda_device.hpp"
-#include "backends/cuda/cuda_library_kernels.hpp"
 #include "backends/cuda/cuda_fft.hpp"
+#include "backends/cuda/cuda_library_kernels.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cuda {

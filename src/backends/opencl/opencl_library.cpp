@@ -4,8 +4,8 @@
 
 #include "backends/opencl/opencl_blas.hpp"
 #include "backends/opencl/opencl_device.hpp"
-#include "backends/opencl/opencl_library_kernels.hpp"
 #include "backends/opencl/opencl_fft.hpp"
+#include "backends/opencl/opencl_library_kernels.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {
