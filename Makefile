@@ -17,6 +17,8 @@ FUZZ_SECONDS ?= 45
 # measured CPU throughput, which instrumented code does not reach) and the size sweep of Explain
 # (expects the measured inline/parallel crossover inside its sizes: instrumentation and a loaded
 # machine move it past them).
+# A failing test runs once more: clang 14's LeakSanitizer tracer now and then crashes ("Tracer
+# caught signal 11") at the exit of a test that passed; a real failure fails both times.
 ASAN_CTEST_EXCLUDE ?= ^install_consumer$$|^QuickCalibration\.|^Explain\.SizeSweep
 # TSan: the tests that run work from several threads at once (ctest names are Suite.Test).
 TSAN_TESTS ?= Stress|Concurrent|Thread|^Fallback|^Metrics\.|^Trace\.
@@ -26,16 +28,20 @@ SANITIZER_ENV := PATH="/usr/lib/llvm-14/bin:$$PATH" \
   LSAN_OPTIONS=suppressions=$(SANITIZER_DIR)/lsan.supp:print_suppressions=0 \
   UBSAN_OPTIONS=suppressions=$(SANITIZER_DIR)/ubsan.supp:print_stacktrace=1:halt_on_error=1 \
   TSAN_OPTIONS=suppressions=$(SANITIZER_DIR)/tsan.supp:halt_on_error=1:second_deadlock_stack=1
-CLANG_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++
+# The Python module is left out: an instrumented library does not load into a plain interpreter.
+CLANG_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DSWITCHYARD_BUILD_PYTHON=OFF
 
 .PHONY: deps configure build demo test bench format clean \
         sanitize sanitize-address sanitize-thread fuzz fuzz-build
 
 deps:
 	@bash scripts/install-deps.sh
+	@bash scripts/python-env.sh
 
 configure: deps
-	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release \
+	  -DPython_EXECUTABLE=$(CURDIR)/.venv/bin/python $(CMAKE_FLAGS) >/dev/null
 
 build: configure
 	@cmake --build $(BUILD_DIR) -j $(JOBS)
@@ -56,7 +62,8 @@ $(ASAN_DIR)/build.ninja:
 
 sanitize-address: $(ASAN_DIR)/build.ninja
 	@cmake --build $(ASAN_DIR) -j $(JOBS)
-	@cd $(ASAN_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -E '$(ASAN_CTEST_EXCLUDE)'
+	@cd $(ASAN_DIR) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -E '$(ASAN_CTEST_EXCLUDE)' \
+	  --repeat until-pass:2
 
 $(TSAN_DIR)/build.ninja:
 	@bash scripts/install-deps.sh

@@ -61,6 +61,7 @@ void Placement::calibrate_devices() {
 }
 
 void Placement::install(const scheduler::Profile& profile) {
+  const std::lock_guard lock(install_mutex_);
   auto choices = std::make_unique<Choices>();
   auto models = scheduler::scheduler_models(profile);
   const auto devices = Registry::instance().devices();
@@ -82,6 +83,10 @@ void Placement::install(const scheduler::Profile& profile) {
   }
   all_.push_back(std::move(choices));
   current_.store(all_.back().get(), std::memory_order_release);
+}
+
+void Placement::use_models(std::vector<scheduler::DeviceModel> models) {
+  install(scheduler::Profile{std::move(models), {}});
 }
 
 void Placement::save() const {

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <vector>
 
@@ -46,12 +47,16 @@ class Placement {
 
   // Merges this process's history into the saved profile (Background's shutdown runs it).
   void save() const;
+  // Schedules over freshly calibrated models from now on, keeping the history measured so far.
+  void use_models(std::vector<scheduler::DeviceModel> models);
 
  private:
   Placement();  // never destroyed: exit goes through Background::shutdown() instead
   void install(const scheduler::Profile& profile);
   void calibrate_devices();
 
+  // Guards all_: the background calibration and calibrate() may install at the same time.
+  std::mutex install_mutex_;
   std::vector<std::unique_ptr<Choices>> all_;  // every Choices ever installed (owner)
   std::atomic<const Choices*> current_{nullptr};
 };

@@ -2,19 +2,15 @@
 // the profile that the scheduler loads at start-up.
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cstdio>
 #include <string>
 
 #include "backends/registry.hpp"
 #include "commands.hpp"
-#include "scheduler/calibration.hpp"
-#include "scheduler/profile.hpp"
+#include "switchyard/calibration.hpp"
 
 namespace switchyard::cli {
 namespace {
-
-using scheduler::DeviceModel;
 
 int candidate_count() {
   int n = 0;
@@ -55,14 +51,14 @@ std::string transfer(double latency_s, double bytes_per_s, bool host_addressable
   return fmt::format("{:.0f} µs, {:.1f} GB/s", latency_s * 1e6, bytes_per_s / 1e9);
 }
 
-void print_table(const std::vector<DeviceModel>& models) {
+void print_table(const std::vector<CandidateModel>& models) {
   fmt::print("  {:<16} {:>9} {:>19} {:>19} {:>8} {:>8} {:>8} {:>8} {:>18} {:>8}\n", "candidate",
              "launch", "host->device", "device->host", "memory", "arith", "transc", "gemm",
              "compile", "free");
   fmt::print("  {:<16} {:>9} {:>19} {:>19} {:>8} {:>8} {:>8} {:>8} {:>18} {:>8}\n", "", "µs",
              "latency, rate", "latency, rate", "GB/s", "Gop/s", "Gop/s", "GFLOP/s", "ms + ms/op",
              "GiB");
-  for (const DeviceModel& m : models)
+  for (const CandidateModel& m : models)
     fmt::print(
         "  {:<16} {:>9.2f} {:>19} {:>19} {:>8.1f} {:>8.2f} {:>8.3f} {:>8.1f} {:>18} {:>8.1f}\n",
         m.name, m.launch_s * 1e6, transfer(m.h2d_latency_s, m.h2d_bytes_per_s, m.host_addressable),
@@ -76,23 +72,16 @@ void print_table(const std::vector<DeviceModel>& models) {
 }  // namespace
 
 int calibrate(bool quick) {
-  const auto start = std::chrono::steady_clock::now();
   ProgressBar bar(candidate_count());
-  const auto models = scheduler::calibrate_all(
-      quick ? scheduler::CalibrationDepth::Quick : scheduler::CalibrationDepth::Full,
-      [&](std::string_view c, std::string_view s, double f) { bar.update(c, s, f); });
+  const Calibration result = switchyard::calibrate(
+      quick, [&](std::string_view c, std::string_view s, double f) { bar.update(c, s, f); });
   bar.finish();
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-
-  fmt::print("Calibration ({}) of {} candidates\n", quick ? "quick" : "full", models.size());
-  print_table(models);
-  // Measured history stays valid across a recalibration: keep it when the old profile is ours.
-  const auto path = scheduler::profile_path();
-  const auto old = scheduler::load_profile(path);
-  scheduler::save_profile(models, old ? old->history : scheduler::History{}, path);
-  fmt::print("\nSaved {} ({:.2f} s)\n", path.string(), seconds);
-  return models.empty() ? 1 : 0;
+  fmt::print("Calibration ({}) of {} candidates\n", quick ? "quick" : "full",
+             result.candidates.size());
+  print_table(result.candidates);
+  if (!result.profile_path.empty())
+    fmt::print("\nSaved {} ({:.2f} s)\n", result.profile_path, result.seconds);
+  return result.candidates.empty() ? 1 : 0;
 }
 
 }  // namespace switchyard::cli

@@ -1,0 +1,25 @@
+# Decides whether to build the Python module (python/): ON requires it, AUTO builds it when the
+# Python interpreter found has its development headers and nanobind, OFF skips it.
+if(SWITCHYARD_BUILD_PYTHON STREQUAL "OFF")
+  return()
+endif()
+find_package(Python 3.9 COMPONENTS Interpreter Development.Module)
+set(_switchyard_python_missing "")
+if(NOT Python_FOUND)
+  set(_switchyard_python_missing "a Python interpreter with its development headers")
+else()
+  execute_process(COMMAND "${Python_EXECUTABLE}" -c "import nanobind"
+                  RESULT_VARIABLE _switchyard_no_nanobind OUTPUT_QUIET ERROR_QUIET)
+  if(_switchyard_no_nanobind)
+    set(_switchyard_python_missing "nanobind for ${Python_EXECUTABLE}")
+  endif()
+endif()
+if(_switchyard_python_missing)
+  if(SWITCHYARD_BUILD_PYTHON STREQUAL "ON")
+    message(FATAL_ERROR "SWITCHYARD_BUILD_PYTHON=ON needs ${_switchyard_python_missing}")
+  endif()
+  message(STATUS "Python module skipped: no ${_switchyard_python_missing} "
+                 "(make deps creates .venv with them)")
+  return()
+endif()
+add_subdirectory(python)

@@ -1,0 +1,105 @@
+#include "convert.hpp"
+
+#include <string>
+
+namespace switchyard::python {
+
+DType to_dtype(nb::handle h) {
+  if (nb::isinstance<DType>(h)) return nb::cast<DType>(h);
+  if (nb::isinstance<nb::str>(h)) return parse_dtype(nb::cast<std::string>(h));
+  if (h.is(reinterpret_cast<PyObject*>(&PyBool_Type))) return DType::Bool;
+  if (h.is(reinterpret_cast<PyObject*>(&PyLong_Type))) return DType::Int64;
+  if (h.is(reinterpret_cast<PyObject*>(&PyFloat_Type))) return DType::Float64;
+  if (h.is(reinterpret_cast<PyObject*>(&PyComplex_Type))) return DType::Complex128;
+  // numpy.float32, numpy.dtype('float32') and anything else with a dtype name NumPy knows.
+  if (nb::hasattr(h, "dtype") && nb::hasattr(h.attr("dtype"), "name"))
+    return parse_dtype(nb::cast<std::string>(h.attr("dtype").attr("name")));
+  if (nb::hasattr(h, "name") && nb::hasattr(h, "kind") && nb::hasattr(h, "itemsize"))
+    return parse_dtype(nb::cast<std::string>(h.attr("name")));
+  throw DTypeError(
+      "expected a dtype (switchyard.float32, 'float32', numpy.float32, float, ...), "
+      "given " +
+      nb::cast<std::string>(nb::repr(h)));
+}
+
+std::optional<Scalar> to_scalar(nb::handle h) {
+  PyObject* o = h.ptr();
+  if (PyBool_Check(o)) return Scalar(o == Py_True);
+  if (PyLong_Check(o)) {
+    int overflow = 0;
+    const long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow) {
+      PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for int64", o);
+      throw nb::python_error();
+    }
+    return Scalar(v);
+  }
+  if (PyFloat_Check(o)) return Scalar(PyFloat_AS_DOUBLE(o));
+  return std::nullopt;
+}
+
+Array zero_d(Scalar s, DType t) {
+  Array r = Array::zeros(Shape{}, t);
+  r.assign(s);
+  return r;
+}
+
+DType default_dtype(Scalar s) {
+  return s.kind == ScalarKind::Bool  ? DType::Bool
+         : s.kind == ScalarKind::Int ? DType::Int64
+                                     : DType::Float64;
+}
+
+namespace {
+
+nb::object asarray() {
+  // Imported on first use: the package imports this extension, not the other way round.
+  static nb::object fn = nb::module_::import_("switchyard").attr("asarray");
+  return fn;
+}
+
+}  // namespace
+
+Operand to_operand(nb::handle h) {
+  if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
+  if (auto s = to_scalar(h)) return *s;
+  return nb::cast<Array>(asarray()(h));
+}
+
+Array to_array(nb::handle h) {
+  if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
+  return nb::cast<Array>(asarray()(h));
+}
+
+Shape to_shape(nb::handle h) {
+  Shape shape;
+  if (PyLong_Check(h.ptr())) {
+    shape.push_back(nb::cast<std::int64_t>(h));
+    return shape;
+  }
+  if (!PySequence_Check(h.ptr()))
+    throw ValueError("expected a shape (an int or a sequence of ints), given " +
+                     nb::cast<std::string>(nb::repr(h)));
+  for (nb::handle extent : nb::iter(h)) {
+    if (!PyLong_Check(extent.ptr()) && !PyIndex_Check(extent.ptr()))
+      throw ValueError("expected a shape of ints, given " + nb::cast<std::string>(nb::repr(h)));
+    shape.push_back(nb::cast<std::int64_t>(extent));
+  }
+  return shape;
+}
+
+std::optional<std::vector<int>> to_axes(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  if (PyLong_Check(h.ptr())) return std::vector<int>{nb::cast<int>(h)};
+  std::vector<int> axes;
+  for (nb::handle a : nb::iter(h)) axes.push_back(nb::cast<int>(a));
+  return axes;
+}
+
+nb::tuple to_tuple(const Dims& dims) {
+  nb::object t = nb::steal(PyTuple_New(dims.size()));
+  for (int i = 0; i < dims.size(); ++i) PyTuple_SET_ITEM(t.ptr(), i, PyLong_FromLongLong(dims[i]));
+  return nb::borrow<nb::tuple>(t);
+}
+
+}  // namespace switchyard::python

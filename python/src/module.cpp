@@ -1,0 +1,27 @@
+// The extension module _switchyard; the package switchyard (python/switchyard) builds the
+// Python array API namespace on it.
+#include "bindings.hpp"
+
+NB_MODULE(_switchyard, m) {
+  namespace nb = nanobind;
+  using namespace switchyard::python;
+  m.doc() = "Switchyard's C++ API: arrays computed on every device a machine has.";
+  nb::enum_<switchyard::DType>(m, "DType")
+      .value("bool", switchyard::DType::Bool)
+      .value("int32", switchyard::DType::Int32)
+      .value("int64", switchyard::DType::Int64)
+      .value("float32", switchyard::DType::Float32)
+      .value("float64", switchyard::DType::Float64)
+      .value("complex64", switchyard::DType::Complex64)
+      .value("complex128", switchyard::DType::Complex128);
+  bind_errors(m);
+  nb::class_<switchyard::Array> array(m, "Array", nb::type_slots(buffer_slots()),
+                                      "An n-dimensional array on the host or any device; "
+                                      "operations on it are lazy and fuse into one kernel.");
+  bind_array(m, array);
+  bind_indexing(array);
+  bind_dlpack(m, array);
+  bind_functions(m);
+  bind_runtime(m);
+  bind_pipeline(m);
+}

@@ -1,0 +1,187 @@
+"""Creation functions of the array API, and conversion from NumPy, DLPack producers and Python
+data. Memory that can be shared is shared: NumPy arrays and DLPack tensors are borrowed."""
+
+from __future__ import annotations
+
+import builtins
+
+import numpy as _np
+
+from . import _dtypes
+from ._switchyard import Array, DLPackError, DTypeError, _import_capsule
+from . import _switchyard as _sy
+
+_SUPPORTED = ", ".join(t.name for t in _dtypes._ALL)
+
+
+def _dtype_or(dtype, default):
+    return default if dtype is None else _sy._to_dtype(dtype)
+
+
+def from_dlpack(x, /, *, device=None, copy=None) -> Array:
+    """Imports any DLPack producer (NumPy, PyTorch, CuPy, ...) without copying."""
+    if copy:
+        return from_dlpack(x, device=device).copy()
+    a = _import_capsule(x.__dlpack__())
+    return a if device is None else a.to_device(device)
+
+
+def _from_numpy(n: _np.ndarray, dtype, copy) -> Array:
+    if dtype is not None:
+        target = _dtypes._numpy_dtype(_sy._to_dtype(dtype))
+        if n.dtype != target:
+            if copy is False:
+                raise ValueError(f"asarray(copy=False) cannot convert {n.dtype} to {target}")
+            n = n.astype(target)
+            copy = False  # the conversion made a fresh array already
+    if n.dtype.name not in {t.name for t in _dtypes._ALL}:
+        raise DTypeError(
+            f"asarray: Switchyard has no {n.dtype} arrays (it has {_SUPPORTED}); "
+            f"pass dtype= to convert, e.g. dtype=switchyard.int32"
+        )
+    if not n.dtype.isnative:
+        n = n.astype(n.dtype.newbyteorder("="))
+    if copy:
+        n = n.copy()
+    try:
+        return from_dlpack(n)
+    except (BufferError, DLPackError):
+        # Read-only arrays (NumPy refuses to lend them for writing): a copy.
+        if copy is False:
+            raise ValueError("asarray(copy=False) of a read-only NumPy array") from None
+        return from_dlpack(n.copy())
+
+
+def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
+    """An Array from an Array, a NumPy array, any DLPack or buffer producer, a Python scalar or
+    nested sequences. Memory is shared unless copy=True or a conversion needs a copy."""
+    if isinstance(obj, Array):
+        a = obj
+        if dtype is not None and _sy._to_dtype(dtype) != a.dtype:
+            if copy is False:
+                raise ValueError(f"asarray(copy=False) cannot convert {a.dtype} to {dtype}")
+            a = a.astype(_sy._to_dtype(dtype))
+        elif copy:
+            a = a.copy()
+    elif isinstance(obj, (builtins.bool, int, float)):
+        a = full((), obj, dtype=_dtype_or(dtype, _dtypes._python_kind(obj)))
+    elif isinstance(obj, _np.ndarray):
+        a = _from_numpy(obj, dtype, copy)
+    elif hasattr(obj, "__dlpack__") and dtype is None:
+        a = from_dlpack(obj, copy=copy)
+    else:
+        if copy is False:
+            raise ValueError(f"asarray(copy=False) of {type(obj).__name__} needs a copy")
+        n = _np.asarray(obj)
+        if isinstance(obj, complex) or n.dtype == _np.complex128 and dtype is None:
+            n = n.astype(_np.complex128)
+        a = _from_numpy(n, dtype, copy=None)
+    return a if device is None else a.to_device(device)
+
+
+def full(shape, fill_value, *, dtype=None, device=None) -> Array:
+    if dtype is None:
+        dtype = _dtypes._python_kind(fill_value) or _dtypes.float64
+    if isinstance(fill_value, complex):
+        t = _sy._to_dtype(dtype)
+        re = _sy.full(shape, fill_value.real, _dtypes.float32 if t == _dtypes.complex64 else _dtypes.float64)
+        im = _sy.full(shape, fill_value.imag, re.dtype)
+        a = _sy.complex_from(re, im)
+    else:
+        a = _sy.full(shape, fill_value, dtype)
+    return a if device is None else a.to_device(device)
+
+
+def zeros(shape, *, dtype=None, device=None) -> Array:
+    a = _sy.zeros(shape, _dtype_or(dtype, _dtypes.float64))
+    return a if device is None else a.to_device(device)
+
+
+def ones(shape, *, dtype=None, device=None) -> Array:
+    a = _sy.ones(shape, _dtype_or(dtype, _dtypes.float64))
+    return a if device is None else a.to_device(device)
+
+
+def empty(shape, *, dtype=None, device=None) -> Array:
+    return zeros(shape, dtype=dtype, device=device)
+
+
+def zeros_like(x, /, *, dtype=None, device=None) -> Array:
+    return zeros(x.shape, dtype=_dtype_or(dtype, x.dtype), device=device)
+
+
+def ones_like(x, /, *, dtype=None, device=None) -> Array:
+    return ones(x.shape, dtype=_dtype_or(dtype, x.dtype), device=device)
+
+
+def empty_like(x, /, *, dtype=None, device=None) -> Array:
+    return zeros_like(x, dtype=dtype, device=device)
+
+
+def full_like(x, /, fill_value, *, dtype=None, device=None) -> Array:
+    return full(x.shape, fill_value, dtype=_dtype_or(dtype, x.dtype), device=device)
+
+
+def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
+    if stop is None:
+        start, stop = 0, start
+    integers = all(isinstance(v, int) for v in (start, stop, step))
+    if dtype is None:
+        dtype = _dtypes.int64 if integers else _dtypes.float64
+    dtype = _sy._to_dtype(dtype)
+    if integers and dtype in (_dtypes.int32, _dtypes.int64):
+        a = _sy._arange_int(start, stop, step, dtype)
+    else:
+        a = _sy._arange_float(float(start), float(stop), float(step), dtype)
+    return a if device is None else a.to_device(device)
+
+
+def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
+    dtype = _dtype_or(dtype, _dtypes.float64)
+    if endpoint:
+        a = _sy.linspace(float(start), float(stop), num, dtype)
+    else:
+        a = _sy.linspace(float(start), float(stop), num + 1, dtype)[:num]
+    return a if device is None else a.to_device(device)
+
+
+def eye(n_rows, n_cols=None, /, *, k=0, dtype=None, device=None) -> Array:
+    n_cols = n_rows if n_cols is None else n_cols
+    rows = arange(n_rows).reshape(n_rows, 1)
+    cols = arange(n_cols).reshape(1, n_cols)
+    a = _sy.where(cols - rows == k, ones((), dtype=_dtype_or(dtype, _dtypes.float64)),
+                  zeros((), dtype=_dtype_or(dtype, _dtypes.float64)))
+    return a.copy() if device is None else a.to_device(device)
+
+
+def _triangle(x, k, lower):
+    rows = arange(x.shape[-2]).reshape(x.shape[-2], 1)
+    cols = arange(x.shape[-1]).reshape(1, x.shape[-1])
+    keep = (cols - rows <= k) if lower else (cols - rows >= k)
+    return _sy.where(keep, x, zeros((), dtype=x.dtype))
+
+
+def tril(x, /, *, k=0) -> Array:
+    return _triangle(x, k, lower=True)
+
+
+def triu(x, /, *, k=0) -> Array:
+    return _triangle(x, k, lower=False)
+
+
+def meshgrid(*arrays, indexing="xy"):
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', given {indexing!r}")
+    n = len(arrays)
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and n >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        axis = i
+        if indexing == "xy" and n >= 2 and i < 2:
+            axis = 1 - i
+        view = [1] * n
+        view[axis] = a.shape[0]
+        out.append(_sy.broadcast_to(a.reshape(tuple(view)), tuple(shape)).copy())
+    return out
