@@ -52,9 +52,11 @@ DType default_dtype(Scalar s) {
 
 namespace {
 
-nb::object asarray() {
-  // Imported on first use: the package imports this extension, not the other way round.
-  static nb::object fn = nb::module_::import_("switchyard").attr("asarray");
+nb::handle asarray() {
+  // Imported on first use: the package imports this extension, not the other way round. Never
+  // released: a static nb::object would be decref'd at exit, after the interpreter is gone.
+  static nb::handle fn =
+      nb::object(nb::module_::import_("switchyard").attr("asarray")).release();
   return fn;
 }
 
