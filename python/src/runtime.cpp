@@ -143,10 +143,13 @@ void bind_calibration(nb::module_& m) {
       "_calibrate",
       [](bool quick, nb::object progress) {
         CalibrationProgress report;
+        // Borrowed (the argument outlives the call): the C++ side copies the callback with the
+        // GIL released, which must not touch a reference count.
+        PyObject* callback = progress.ptr();
         if (!progress.is_none())
-          report = [progress](std::string_view candidate, std::string_view step, double fraction) {
+          report = [callback](std::string_view candidate, std::string_view step, double fraction) {
             nb::gil_scoped_acquire acquire;
-            progress(std::string(candidate), std::string(step), fraction);
+            nb::handle(callback)(std::string(candidate), std::string(step), fraction);
           };
         const Calibration c = released([&] { return calibrate(quick, report); });
         nb::list candidates;
