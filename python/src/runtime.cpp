@@ -149,7 +149,8 @@ void bind_calibration(nb::module_& m) {
         if (!progress.is_none())
           report = [callback](std::string_view candidate, std::string_view step, double fraction) {
             nb::gil_scoped_acquire acquire;
-            nb::handle(callback)(std::string(candidate), std::string(step), fraction);
+            const nb::handle function(callback);
+            function(std::string(candidate), std::string(step), fraction);
           };
         const Calibration c = released([&] { return calibrate(quick, report); });
         nb::list candidates;
