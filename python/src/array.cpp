@@ -7,11 +7,13 @@
 namespace switchyard::python {
 namespace {
 
-using Release = nb::call_guard<nb::gil_scoped_release>;
-
 // a op other, or other op a when reflected; NotImplemented for operands no array can be made
 // of, so that Python tries the other side.
-nb::object binary(const char* name, const Array& a, nb::handle other, bool reflected) {
+nb::object binary(const BinaryOp& op, const Array& a, nb::handle other, bool reflected) {
+  if (nb::isinstance<Array>(other)) {  // the common case, without copying the operand
+    const Array& b = *nb::inst_ptr<Array>(other);
+    return nb::cast(reflected ? op.arrays(b, a) : op.arrays(a, b), nb::rv_policy::move);
+  }
   Operand b;
   try {
     b = to_operand(other);
@@ -19,16 +21,15 @@ nb::object binary(const char* name, const Array& a, nb::handle other, bool refle
     if (!e.matches(PyExc_TypeError)) throw;
     return nb::borrow(Py_NotImplemented);
   }
-  const BinaryOp& op = binary_op(name);
-  return nb::cast(reflected ? apply(op, b, a) : apply(op, a, b));
+  return nb::cast(reflected ? apply(op, b, a) : apply(op, a, b), nb::rv_policy::move);
 }
 
 // a op= other: the result is written into a's storage (NumPy's same_kind rule, shape kept).
-nb::object in_place(const char* name, nb::handle self, nb::handle other) {
+nb::object in_place(const BinaryOp& op, nb::handle self, nb::handle other) {
   const Array& a = nb::cast<const Array&>(self);
-  const Array result = apply(binary_op(name), a, to_operand(other));
+  const Array result = apply(op, a, to_operand(other));
   nb::gil_scoped_release release;
-  detail::update(a, result, name);
+  detail::update(a, result, op.name);
   return nb::borrow(self);
 }
 
@@ -74,21 +75,21 @@ const char* const kComparisons[][2] = {
 void bind_operators(nb::class_<Array>& array) {
   for (const auto& [python, numpy] : kOperators) {
     const std::string dunder = std::string("__") + python + "__";
-    const char* name = numpy;
+    const BinaryOp* op = &binary_op(numpy);
     array.def(
-        dunder.c_str(), [name](const Array& a, nb::handle b) { return binary(name, a, b, false); },
+        dunder.c_str(), [op](const Array& a, nb::handle b) { return binary(*op, a, b, false); },
         nb::arg("other").none());
     array.def(("__r" + std::string(python) + "__").c_str(),
-              [name](const Array& a, nb::handle b) { return binary(name, a, b, true); },
+              [op](const Array& a, nb::handle b) { return binary(*op, a, b, true); },
               nb::arg("other").none());
     array.def(("__i" + std::string(python) + "__").c_str(),
-              [name](nb::handle a, nb::handle b) { return in_place(name, a, b); },
+              [op](nb::handle a, nb::handle b) { return in_place(*op, a, b); },
               nb::arg("other").none());
   }
   for (const auto& [dunder, numpy] : kComparisons) {
-    const char* name = numpy;
+    const BinaryOp* op = &binary_op(numpy);
     array.def(
-        dunder, [name](const Array& a, nb::handle b) { return binary(name, a, b, false); },
+        dunder, [op](const Array& a, nb::handle b) { return binary(*op, a, b, false); },
         nb::arg("other").none());
   }
   array.attr("__hash__") = nb::none();  // mutable, compared elementwise: unhashable, as NumPy's
