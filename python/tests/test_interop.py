@@ -118,3 +118,82 @@ def test_pytorch_round_trip_shares_memory():
     y = sy.arange(6, dtype=sy.int64)
     ty = torch.from_dlpack(y)
     assert ty.dtype == torch.int64 and ty.tolist() == list(range(6))
+
+
+# ---- a hand-made producer, to count what the consumer does with its deleter
+
+import ctypes  # noqa: E402
+
+
+class DLDevice(ctypes.Structure):
+    _fields_ = [("device_type", ctypes.c_int), ("device_id", ctypes.c_int)]
+
+
+class DLDataType(ctypes.Structure):
+    _fields_ = [("code", ctypes.c_uint8), ("bits", ctypes.c_uint8), ("lanes", ctypes.c_uint16)]
+
+
+class DLTensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("device", DLDevice), ("ndim", ctypes.c_int),
+                ("dtype", DLDataType), ("shape", ctypes.POINTER(ctypes.c_int64)),
+                ("strides", ctypes.POINTER(ctypes.c_int64)), ("byte_offset", ctypes.c_uint64)]
+
+
+class DLManagedTensor(ctypes.Structure):
+    pass
+
+
+DELETER = ctypes.CFUNCTYPE(None, ctypes.POINTER(DLManagedTensor))
+DLManagedTensor._fields_ = [("dl_tensor", DLTensor), ("manager_ctx", ctypes.c_void_p),
+                            ("deleter", DELETER)]
+
+_capsule_new = ctypes.pythonapi.PyCapsule_New
+_capsule_new.restype = ctypes.py_object
+_capsule_new.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+
+
+class Producer:
+    """One float64 tensor of 4 elements on `device_type`, counting its deleter's calls."""
+
+    def __init__(self, device_type=1):
+        self.data = (ctypes.c_double * 4)(1, 2, 3, 4)
+        self.shape = (ctypes.c_int64 * 1)(4)
+        self.deleted = 0
+        self.deleter = DELETER(self._delete)
+        self.tensor = DLManagedTensor(
+            DLTensor(ctypes.cast(self.data, ctypes.c_void_p), DLDevice(device_type, 0), 1,
+                     DLDataType(2, 64, 1), self.shape, None, 0), None, self.deleter)
+
+    def _delete(self, _):
+        self.deleted += 1
+
+    def capsule(self):
+        return _capsule_new(ctypes.addressof(self.tensor), b"dltensor", None)
+
+
+def test_the_deleter_runs_exactly_once_after_the_last_array_is_gone():
+    producer = Producer()
+    capsule = producer.capsule()
+    x = sy._switchyard._import_capsule(capsule)
+    view = x[1:]
+    assert float(sy.sum(x)) == 10.0
+    with pytest.raises(sy.DLPackError):
+        sy._switchyard._import_capsule(capsule)
+    del x
+    gc.collect()
+    assert producer.deleted == 0  # the view still uses the memory
+    del view
+    gc.collect()
+    assert producer.deleted == 1
+
+
+def test_a_tensor_from_an_unsupported_device_is_an_error_and_stays_the_producers():
+    producer = Producer(device_type=4)  # kDLOpenCL: not importable as a pointer
+    capsule = producer.capsule()
+    with pytest.raises(sy.DLPackError, match="device type"):
+        sy._switchyard._import_capsule(capsule)
+    gc.collect()
+    assert producer.deleted == 0
+    # Not consumed: a later import of the same capsule is judged again, not a double free.
+    with pytest.raises(sy.DLPackError, match="device type"):
+        sy._switchyard._import_capsule(capsule)
