@@ -129,7 +129,9 @@ TEST(ArrayInPlace, FollowsNumPysSameKindRule) {
   b |= vector({0, 1}) != 0;
   b ^= true;
   EXPECT_EQ(b.to_vector<bool>(), (std::vector<bool>{true, false}));
-  EXPECT_THROW(i &= 1, DTypeError);
+  i &= 1;  // bitwise on integers, as NumPy
+  EXPECT_EQ(i.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 1, 0, 1}));
+  EXPECT_THROW(f &= 1, DTypeError);  // floats have no bitwise operations
 }
 
 TEST(ArrayInPlace, ExpressionIsOneKernelWritingTheDestination) {
@@ -269,7 +271,7 @@ TEST(ArrayOperators, ComparisonsAndModuloWithScalarsOnEitherSide) {
             (std::vector<std::int64_t>{0, -3, -2, -1, 0, -3}));  // sign of the divisor
 }
 
-TEST(ArrayOperators, LogicalOnBoolAndAnErrorOnIntegers) {
+TEST(ArrayOperators, LogicalOnBoolBitwiseOnIntegersAndAnErrorOnFloats) {
   const Array a = Array::arange(0, 6);
   const Array low = a < 4, odd = a % 2 == 1;
   EXPECT_EQ((low & odd).to_vector<bool>(), (std::vector<bool>{0, 1, 0, 1, 0, 0}));
@@ -279,10 +281,33 @@ TEST(ArrayOperators, LogicalOnBoolAndAnErrorOnIntegers) {
   EXPECT_EQ((true & low).to_vector<bool>(), low.to_vector<bool>());
   EXPECT_EQ((odd | false).to_vector<bool>(), odd.to_vector<bool>());
   EXPECT_EQ((true ^ odd).to_vector<bool>(), (~odd).to_vector<bool>());
-  const std::string message = error_message<DTypeError>([&] { (void)(a & a); });
-  expect_mentions(message, {"bitwise_and", "int64", "logical_and"});
-  EXPECT_THROW((void)(~a), DTypeError);
-  EXPECT_THROW((void)(low | 1), DTypeError);  // a Python int makes it an integer operation
+  using I = std::vector<std::int64_t>;
+  EXPECT_EQ((a & 3).to_vector<std::int64_t>(), (I{0, 1, 2, 3, 0, 1}));
+  EXPECT_EQ((a | 8).to_vector<std::int64_t>(), (I{8, 9, 10, 11, 12, 13}));
+  EXPECT_EQ((a ^ a).to_vector<std::int64_t>(), (I{0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ((~a).to_vector<std::int64_t>(), (I{-1, -2, -3, -4, -5, -6}));
+  EXPECT_EQ((a << 2).to_vector<std::int64_t>(), (I{0, 4, 8, 12, 16, 20}));
+  EXPECT_EQ((-a >> 1).to_vector<std::int64_t>(), (I{0, -1, -1, -2, -2, -3}));  // arithmetic
+  EXPECT_EQ((1 << a).to_vector<std::int64_t>(), (I{1, 2, 4, 8, 16, 32}));
+  const Array lowered = (low | 2);  // a Python int makes it an integer operation
+  EXPECT_EQ(lowered.dtype(), DType::Int64);
+  EXPECT_EQ(lowered.to_vector<std::int64_t>(), (I{3, 3, 3, 3, 2, 2}));
+  const Array f = Array::arange(0.0, 3);
+  const std::string message = error_message<DTypeError>([&] { (void)(f & f); });
+  expect_mentions(message, {"bitwise_and", "float64", "logical_and"});
+  EXPECT_THROW((void)(~f), DTypeError);
+  EXPECT_THROW((void)(a << 1.5), DTypeError);
+  EXPECT_THROW((void)(low << low), DTypeError);  // shifts take integers only
+}
+
+TEST(ArrayOperators, ShiftsInPlace) {
+  const Array a = Array::arange(0, 4, 1, DType::Int32);
+  a <<= 3;
+  EXPECT_EQ(a.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 8, 16, 24}));
+  a >>= 2;
+  EXPECT_EQ(a.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 2, 4, 6}));
+  a &= 4;
+  EXPECT_EQ(a.to_vector<std::int64_t>(), (std::vector<std::int64_t>{0, 0, 4, 4}));
 }
 
 TEST(ArrayFactories, ArangeDTypeFollowsItsArguments) {

@@ -43,14 +43,23 @@ ir::Kernel every_op(DType t) {
     for (OpCode op : {OpCode::Sub, OpCode::FloorDiv, OpCode::Mod, OpCode::Pow}) v = bin(op, v, y);
     v = b.unary(OpCode::Neg, v, t);
   }
+  if (is_integer(t)) {
+    for (OpCode op : {OpCode::And, OpCode::Or, OpCode::Xor, OpCode::ShiftLeft, OpCode::ShiftRight})
+      v = bin(op, v, y);
+    v = b.unary(OpCode::Not, v, t);
+  }
   if (is_floating(t)) {
-    for (OpCode op : {OpCode::Exp, OpCode::Log, OpCode::Sqrt, OpCode::Sin, OpCode::Cos, OpCode::Tan,
-                      OpCode::Tanh, OpCode::Floor, OpCode::Ceil, OpCode::Round, OpCode::Trunc})
+    for (OpCode op :
+         {OpCode::Exp,   OpCode::Log,   OpCode::Sqrt,  OpCode::Sin,   OpCode::Cos,   OpCode::Tan,
+          OpCode::Tanh,  OpCode::Asin,  OpCode::Acos,  OpCode::Atan,  OpCode::Sinh,  OpCode::Cosh,
+          OpCode::Asinh, OpCode::Acosh, OpCode::Atanh, OpCode::Expm1, OpCode::Log1p, OpCode::Log2,
+          OpCode::Log10, OpCode::Floor, OpCode::Ceil,  OpCode::Round, OpCode::Trunc})
       v = b.unary(op, v, t);
-    for (OpCode op : {OpCode::IsNan, OpCode::IsInf, OpCode::IsFinite})
+    for (OpCode op : {OpCode::IsNan, OpCode::IsInf, OpCode::IsFinite, OpCode::SignBit})
       v = b.where(b.unary(op, v, DType::Bool), v, x);
     v = bin(OpCode::Div, v, x);
-    v = bin(OpCode::Atan2, v, y);
+    for (OpCode op : {OpCode::Atan2, OpCode::Hypot, OpCode::CopySign, OpCode::LogAddExp})
+      v = bin(op, v, y);
   }
   std::int32_t m = b.binary(OpCode::Eq, v, x, DType::Bool);
   for (OpCode op : {OpCode::Ne, OpCode::Lt, OpCode::Le, OpCode::Gt, OpCode::Ge})

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
@@ -167,14 +168,20 @@ __int128 int_reference(OpCode op, __int128 a, __int128 b) {
       return a > b;
     case OpCode::Ge:
       return a >= b;
-    case OpCode::And:
-      return a && b;
+    case OpCode::And:  // bool's 0 and 1: the bitwise forms are the logical ones
+      return a & b;
     case OpCode::Or:
-      return a || b;
+      return a | b;
     case OpCode::Xor:
-      return (a != 0) != (b != 0);
+      return a ^ b;
     case OpCode::Not:
-      return !a;
+      return std::is_same_v<T, bool> ? !a : ~a;
+    case OpCode::ShiftLeft:
+      if (b < 0 || b >= static_cast<int>(8 * sizeof(T))) return 0;
+      return wrap<T>(a * (__int128{1} << b));
+    case OpCode::ShiftRight:
+      if (b < 0 || b >= static_cast<int>(8 * sizeof(T))) return a < 0 ? -1 : 0;
+      return a >> b;
     default:
       ADD_FAILURE() << "no integer reference for " << ir::name(op);
       return 0;
@@ -206,6 +213,40 @@ double float_reference(OpCode op, T a, T b) {
       return std::tan(x);
     case OpCode::Tanh:
       return std::tanh(x);
+    case OpCode::Asin:
+      return std::asin(x);
+    case OpCode::Acos:
+      return std::acos(x);
+    case OpCode::Atan:
+      return std::atan(x);
+    case OpCode::Sinh:
+      return std::sinh(x);
+    case OpCode::Cosh:
+      return std::cosh(x);
+    case OpCode::Asinh:
+      return std::asinh(x);
+    case OpCode::Acosh:
+      return std::acosh(x);
+    case OpCode::Atanh:
+      return std::atanh(x);
+    case OpCode::Expm1:
+      return std::expm1(x);
+    case OpCode::Log1p:
+      return std::log1p(x);
+    case OpCode::Log2:
+      return std::log2(x);
+    case OpCode::Log10:
+      return std::log10(x);
+    case OpCode::Hypot:
+      return std::hypot(x, y);
+    case OpCode::CopySign:
+      return std::copysign(a, b);
+    case OpCode::LogAddExp: {  // NumPy's formula in T: a result near 0 cancels as NumPy's does
+      if (a == b) return a + static_cast<T>(std::log(2.0));
+      const T d = a - b;
+      if (std::isnan(d)) return d;
+      return std::max(a, b) + std::log1p(std::exp(-std::fabs(d)));
+    }
     case OpCode::Floor:
       return std::floor(a);
     case OpCode::Ceil:
@@ -312,20 +353,61 @@ const std::vector<OpCase>& op_cases() {
   const std::vector<DType> flt = {DType::Float32, DType::Float64};
   const std::vector<DType> any(std::begin(kAllDTypes), std::end(kAllDTypes));
   const std::vector<DType> boolean = {DType::Bool};
+  const std::vector<DType> integer = {DType::Int32, DType::Int64};
+  const std::vector<DType> bits = {DType::Bool, DType::Int32, DType::Int64};
   const std::vector<DType> ordered = {DType::Bool, DType::Int32, DType::Int64, DType::Float32,
                                       DType::Float64};
   static const std::vector<OpCase> cases = {
-      {OpCode::Neg, num},     {OpCode::Abs, num},     {OpCode::Sign, num},
-      {OpCode::Not, boolean}, {OpCode::Exp, flt},     {OpCode::Log, flt},
-      {OpCode::Sqrt, flt},    {OpCode::Sin, flt},     {OpCode::Cos, flt},
-      {OpCode::Tan, flt},     {OpCode::Tanh, flt},    {OpCode::Floor, flt},
-      {OpCode::Ceil, flt},    {OpCode::Add, num},     {OpCode::Sub, num},
-      {OpCode::Mul, num},     {OpCode::Div, flt},     {OpCode::FloorDiv, num},
-      {OpCode::Mod, num},     {OpCode::Pow, num},     {OpCode::Min, ordered},
-      {OpCode::Max, ordered}, {OpCode::Atan2, flt},   {OpCode::Eq, any},
-      {OpCode::Ne, any},      {OpCode::Lt, any},      {OpCode::Le, any},
-      {OpCode::Gt, any},      {OpCode::Ge, any},      {OpCode::And, boolean},
-      {OpCode::Or, boolean},  {OpCode::Xor, boolean},
+      {OpCode::Neg, num},
+      {OpCode::Abs, num},
+      {OpCode::Sign, num},
+      {OpCode::Not, boolean},
+      {OpCode::Exp, flt},
+      {OpCode::Log, flt},
+      {OpCode::Sqrt, flt},
+      {OpCode::Sin, flt},
+      {OpCode::Cos, flt},
+      {OpCode::Tan, flt},
+      {OpCode::Tanh, flt},
+      {OpCode::Floor, flt},
+      {OpCode::Ceil, flt},
+      {OpCode::Add, num},
+      {OpCode::Sub, num},
+      {OpCode::Mul, num},
+      {OpCode::Div, flt},
+      {OpCode::FloorDiv, num},
+      {OpCode::Mod, num},
+      {OpCode::Pow, num},
+      {OpCode::Min, ordered},
+      {OpCode::Max, ordered},
+      {OpCode::Atan2, flt},
+      {OpCode::Eq, any},
+      {OpCode::Ne, any},
+      {OpCode::Lt, any},
+      {OpCode::Le, any},
+      {OpCode::Gt, any},
+      {OpCode::Ge, any},
+      {OpCode::And, bits},
+      {OpCode::Or, bits},
+      {OpCode::Xor, bits},
+      {OpCode::Not, integer},
+      {OpCode::ShiftLeft, integer},
+      {OpCode::ShiftRight, integer},
+      {OpCode::Asin, flt},
+      {OpCode::Acos, flt},
+      {OpCode::Atan, flt},
+      {OpCode::Sinh, flt},
+      {OpCode::Cosh, flt},
+      {OpCode::Asinh, flt},
+      {OpCode::Acosh, flt},
+      {OpCode::Atanh, flt},
+      {OpCode::Expm1, flt},
+      {OpCode::Log1p, flt},
+      {OpCode::Log2, flt},
+      {OpCode::Log10, flt},
+      {OpCode::Hypot, flt},
+      {OpCode::CopySign, flt},
+      {OpCode::LogAddExp, flt},
   };
   return cases;
 }

@@ -140,6 +140,45 @@ TEST(Expression, LogicalOperatorsOnBool) {
   }
 }
 
+TEST(Expression, ArrayApiMathFunctionsUnderBothNames) {
+  expect_elementwise("arctan(a) + atan(b) + sinh(c) - cosh(c) + arcsinh(a) + asinh(b)",
+                     [](double a, double b, double c) {
+                       return std::atan(a) + std::atan(b) + std::sinh(c) - std::cosh(c) +
+                              std::asinh(a) + std::asinh(b);
+                     });
+  expect_elementwise("arcsin(c / 8) + acos(c / 8) + atanh(c / 8) + arctanh(a / 8)",
+                     [](double a, double, double c) {
+                       return std::asin(c / 8) + std::acos(c / 8) + std::atanh(c / 8) +
+                              std::atanh(a / 8);
+                     });
+  expect_elementwise("acosh(abs(a) + 1) + arccosh(abs(b) + 1) + expm1(c) + log1p(abs(a))",
+                     [](double a, double b, double c) {
+                       return std::acosh(std::abs(a) + 1) + std::acosh(std::abs(b) + 1) +
+                              std::expm1(c) + std::log1p(std::abs(a));
+                     });
+  expect_elementwise("log2(abs(a)) + log10(abs(b)) + hypot(a, b) + copysign(a, c)",
+                     [](double a, double b, double c) {
+                       return std::log2(std::abs(a)) + std::log10(std::abs(b)) + std::hypot(a, b) +
+                              std::copysign(a, c);
+                     });
+  expect_elementwise("logaddexp(a, b) + where(signbit(c), 1, 0)", [](double a, double b, double c) {
+    return std::max(a, b) + std::log1p(std::exp(-std::abs(a - b))) + (c < 0);
+  });
+}
+
+TEST(Expression, BitwiseFunctionsOnIntegers) {
+  const NamedArrays ints = {{"i", Array::from_vector(std::vector<std::int64_t>{5, -8, 12})},
+                            {"j", Array::from_vector(std::vector<std::int64_t>{3, 1, 70})}};
+  using I = std::vector<std::int64_t>;
+  EXPECT_EQ(evaluate("bitwise_and(i, j)", ints).to_vector<std::int64_t>(), (I{1, 0, 4}));
+  EXPECT_EQ(evaluate("bitwise_or(i, 1)", ints).to_vector<std::int64_t>(), (I{5, -7, 13}));
+  EXPECT_EQ(evaluate("bitwise_xor(i, j)", ints).to_vector<std::int64_t>(), (I{6, -7, 74}));
+  EXPECT_EQ(evaluate("bitwise_invert(i)", ints).to_vector<std::int64_t>(), (I{-6, 7, -13}));
+  EXPECT_EQ(evaluate("left_shift(i, j)", ints).to_vector<std::int64_t>(), (I{40, -16, 0}));
+  EXPECT_EQ(evaluate("bitwise_right_shift(i, j)", ints).to_vector<std::int64_t>(), (I{0, -4, 0}));
+  EXPECT_THROW(evaluate("right_shift(i, 1.5)", ints), DTypeError);
+}
+
 TEST(Expression, WhereKeepsAWeakBranchInTheOtherBranchsDtype) {
   expect_elementwise("where(a > b, a, b)",
                      [](double a, double b, double) { return std::max(a, b); });

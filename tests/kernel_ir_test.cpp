@@ -1,7 +1,9 @@
 // Kernel IR: building, validation, the stable hash and how reductions split a launch.
 #include <gtest/gtest.h>
 
+#include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "expr/kernel_ir.hpp"
@@ -126,6 +128,35 @@ TEST(KernelIR, CountsWork) {
   const Kernel k = axpb_sin(DType::Float32);
   EXPECT_EQ(k.transcendental_count(), 1);
   EXPECT_EQ(k.arithmetic_count(), 2);
+}
+
+TEST(KernelIR, EveryOpcodeHasItsOwnNameAndArity) {
+  std::set<std::string_view> names;
+  for (int i = 0; i < kOpCodeCount; ++i) {
+    const auto op = static_cast<OpCode>(i);
+    EXPECT_FALSE(name(op).empty()) << i;
+    EXPECT_TRUE(names.insert(name(op)).second) << name(op) << " names two opcodes";
+  }
+  for (OpCode op : {OpCode::Asin, OpCode::Acosh, OpCode::Expm1, OpCode::Log10, OpCode::SignBit})
+    EXPECT_EQ(arity(op), 1) << name(op);
+  for (OpCode op :
+       {OpCode::Hypot, OpCode::CopySign, OpCode::LogAddExp, OpCode::ShiftLeft, OpCode::ShiftRight})
+    EXPECT_EQ(arity(op), 2) << name(op);
+  EXPECT_EQ(name(OpCode::Where), "where");
+  EXPECT_TRUE(is_transcendental(OpCode::Sinh) && is_transcendental(OpCode::LogAddExp));
+  EXPECT_FALSE(is_transcendental(OpCode::CopySign) || is_transcendental(OpCode::ShiftLeft));
+}
+
+TEST(KernelIR, SignBitIsAClassification) {
+  EXPECT_TRUE(is_classification(OpCode::SignBit));
+  KernelBuilder b;
+  const auto x = b.load(DType::Float64, Layout::Contiguous);
+  b.output(b.unary(OpCode::SignBit, x, DType::Bool));
+  EXPECT_NO_THROW(b.build());
+  KernelBuilder wrong;
+  const auto y = wrong.load(DType::Float64, Layout::Contiguous);
+  wrong.output(wrong.unary(OpCode::SignBit, y, DType::Float64));
+  EXPECT_THROW(wrong.build(), ValueError);
 }
 
 TEST(KernelIR, ReductionResultTypes) {

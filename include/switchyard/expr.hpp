@@ -15,10 +15,14 @@
 //   bind tighter than comparisons, as in Python: write (a > 0) & (b < 1). Comparisons do not
 //   chain: a < b < c is a ParseError.
 // - ** is right-associative and binds tighter than a unary minus on its left: -2**2 is -4.
-// - Functions: abs ceil cos exp floor log logical_not negative sign sin sqrt tan tanh (one
-//   argument); add arctan2 divide equal floor_divide greater greater_equal less less_equal
-//   logical_and logical_or logical_xor matmul maximum minimum mod multiply not_equal power
-//   subtract (two; atan2 and pow are other names of arctan2 and power); where(cond, x, y);
+// - Functions: abs arccos arccosh arcsin arcsinh arctan arctanh ceil cos cosh exp expm1 floor
+//   invert isfinite isinf isnan log log10 log1p log2 logical_not negative round sign signbit sin
+//   sinh sqrt tan tanh trunc (one argument); add arctan2 bitwise_and bitwise_or bitwise_xor
+//   copysign divide equal floor_divide greater greater_equal hypot left_shift less less_equal
+//   logaddexp logical_and logical_or logical_xor matmul maximum minimum mod multiply not_equal
+//   power right_shift subtract (two); the Python array API's names are other names of the same
+//   functions: acos acosh asin asinh atan atanh atan2 pow bitwise_invert (and bitwise_not)
+//   bitwise_left_shift bitwise_right_shift; where(cond, x, y);
 //   reductions argmax argmin max mean min prod sum, over everything or, as in sum(x, -1), over
 //   one axis given as an integer literal.
 //

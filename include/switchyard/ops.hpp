@@ -30,6 +30,11 @@ SWITCHYARD_BINARY(power)         // integers: wraps; a negative exponent is a Va
 SWITCHYARD_BINARY(minimum)       // NaN propagates
 SWITCHYARD_BINARY(maximum)
 SWITCHYARD_BINARY(arctan2)
+SWITCHYARD_BINARY(hypot)     // sqrt(a*a + b*b) without overflow; inf if either is infinite
+SWITCHYARD_BINARY(copysign)  // |a| with b's sign bit (so -0.0 and negative NaNs count)
+// log(exp(a) + exp(b)) without overflow, as max(a, b) + log1p(exp(-|a - b|)); as NumPy,
+// logaddexp(inf, inf) is inf and logaddexp(-inf, -inf) is -inf.
+SWITCHYARD_BINARY(logaddexp)
 SWITCHYARD_BINARY(equal)
 SWITCHYARD_BINARY(not_equal)
 SWITCHYARD_BINARY(less)
@@ -39,11 +44,15 @@ SWITCHYARD_BINARY(greater_equal)
 SWITCHYARD_BINARY(logical_and)
 SWITCHYARD_BINARY(logical_or)
 SWITCHYARD_BINARY(logical_xor)
-// NumPy's bitwise operations, for bool operands only so far (where they are the logical ones):
-// integer operands are a DTypeError.
+// NumPy's bitwise operations: on the two's complement bits of int32/int64, logical on bool;
+// float operands are a DTypeError.
 SWITCHYARD_BINARY(bitwise_and)
 SWITCHYARD_BINARY(bitwise_or)
 SWITCHYARD_BINARY(bitwise_xor)
+// Integers only. A count below 0 or at least the bit width gives 0 (right_shift of a negative
+// value: -1), as NumPy; left_shift wraps, right_shift is arithmetic (keeps the sign).
+SWITCHYARD_BINARY(left_shift)
+SWITCHYARD_BINARY(right_shift)
 #undef SWITCHYARD_BINARY
 
 // ---- elementwise, unary
@@ -51,7 +60,7 @@ Array negative(const Array& a);
 Array abs(const Array& a);
 Array sign(const Array& a);
 Array logical_not(const Array& a);
-Array invert(const Array& a);  // bool operands only so far, as the bitwise operations
+Array invert(const Array& a);  // bitwise not (~x == -x - 1) on integers, logical not on bool
 Array exp(const Array& a);
 Array log(const Array& a);
 Array sqrt(const Array& a);
@@ -59,6 +68,21 @@ Array sin(const Array& a);
 Array cos(const Array& a);
 Array tan(const Array& a);
 Array tanh(const Array& a);
+// float results (integers and bools promote as for sin), C's special values: arcsin(2) is NaN,
+// arccosh(1) is 0, arctanh(±1) is ±inf, log1p(-1) is -inf; expm1 and log1p stay accurate
+// near 0, where exp(x) - 1 and log(1 + x) lose every digit.
+Array arcsin(const Array& a);
+Array arccos(const Array& a);
+Array arctan(const Array& a);
+Array sinh(const Array& a);
+Array cosh(const Array& a);
+Array arcsinh(const Array& a);
+Array arccosh(const Array& a);
+Array arctanh(const Array& a);
+Array expm1(const Array& a);
+Array log1p(const Array& a);
+Array log2(const Array& a);
+Array log10(const Array& a);
 Array floor(const Array& a);
 Array ceil(const Array& a);
 Array round(const Array& a);  // half to even, as NumPy's round and rint; integers unchanged
@@ -67,6 +91,7 @@ Array trunc(const Array& a);  // toward zero; integers unchanged
 Array isnan(const Array& a);
 Array isinf(const Array& a);
 Array isfinite(const Array& a);
+Array signbit(const Array& a);  // std::signbit: true for -0.0, negative NaNs and integers < 0
 // NumPy's clip: minimum(maximum(a, lo), hi); an absent bound is not applied; promotes as NumPy.
 Array clip(const Array& a, std::optional<Scalar> lo, std::optional<Scalar> hi);
 Array clip(const Array& a, const Array& lo, const Array& hi);
@@ -139,7 +164,7 @@ void eval(const Array& first, const Arrays&... rest) {
 }
 
 // ---- operators, as NumPy's: comparisons give bool arrays (so `if (a == b)` tests whether the
-// result is a non-null array, not its elements), & | ^ ~ are the bitwise operations
+// result is a non-null array, not its elements), & | ^ ~ << >> are the bitwise operations
 #define SWITCHYARD_OPERATOR(op, fn)                          \
   inline Array operator op(const Array& a, const Array& b) { \
     return fn(a, b);                                         \
@@ -164,6 +189,8 @@ SWITCHYARD_OPERATOR(>=, greater_equal)
 SWITCHYARD_OPERATOR(&, bitwise_and)
 SWITCHYARD_OPERATOR(|, bitwise_or)
 SWITCHYARD_OPERATOR(^, bitwise_xor)
+SWITCHYARD_OPERATOR(<<, left_shift)
+SWITCHYARD_OPERATOR(>>, right_shift)
 #undef SWITCHYARD_OPERATOR
 inline Array operator-(const Array& a) {
   return negative(a);
@@ -195,6 +222,8 @@ SWITCHYARD_IN_PLACE(%=, mod)
 SWITCHYARD_IN_PLACE(&=, bitwise_and)
 SWITCHYARD_IN_PLACE(|=, bitwise_or)
 SWITCHYARD_IN_PLACE(^=, bitwise_xor)
+SWITCHYARD_IN_PLACE(<<=, left_shift)
+SWITCHYARD_IN_PLACE(>>=, right_shift)
 #undef SWITCHYARD_IN_PLACE
 
 }  // namespace switchyard

@@ -10,12 +10,11 @@ namespace {
 using ir::OpCode;
 
 [[noreturn]] void undefined(OpCode op, DType t) {
+  const bool bits = op == OpCode::Not || op == OpCode::And || op == OpCode::Or ||
+                    op == OpCode::Xor || op == OpCode::ShiftLeft || op == OpCode::ShiftRight;
   throw DTypeError("cannot generate code for " + std::string(ir::name(op)) + " on " +
                    std::string(name(t)) + " values: the Kernel IR defines it for " +
-                   (op == OpCode::Not || op == OpCode::And || op == OpCode::Or || op == OpCode::Xor
-                        ? "bool"
-                        : "numeric") +
-                   " operands only; cast first");
+                   (bits ? "bool and integer" : "numeric") + " operands only; cast first");
 }
 
 // Instruction k's value; every operand is a named variable, so text substitution is safe.
@@ -44,9 +43,9 @@ class Ops {
       case OpCode::Sign:  // zero and NaN give themselves: ±0 and NaN
         if (t == DType::Bool) return a;
         return s_.sel(a + " > " + zero(t), one(t), s_.sel(a + " < " + zero(t), s_.lit(t, "-1"), a));
-      case OpCode::Not:
-        if (t != DType::Bool) undefined(in.op, t);
-        return "(" + a + " ^ " + one(t) + ")";
+      case OpCode::Not:  // bool flips bit 0 only; integers flip every bit
+        if (is_floating(t)) undefined(in.op, t);
+        return t == DType::Bool ? "(" + a + " ^ " + one(t) + ")" : "(~" + a + ")";
       case OpCode::Exp:
         return floating(in, "exp", a);
       case OpCode::Log:
@@ -61,6 +60,30 @@ class Ops {
         return floating(in, "tan", a);
       case OpCode::Tanh:
         return floating(in, "tanh", a);
+      case OpCode::Asin:
+        return floating(in, "asin", a);
+      case OpCode::Acos:
+        return floating(in, "acos", a);
+      case OpCode::Atan:
+        return floating(in, "atan", a);
+      case OpCode::Sinh:
+        return floating(in, "sinh", a);
+      case OpCode::Cosh:
+        return floating(in, "cosh", a);
+      case OpCode::Asinh:
+        return floating(in, "asinh", a);
+      case OpCode::Acosh:
+        return floating(in, "acosh", a);
+      case OpCode::Atanh:
+        return floating(in, "atanh", a);
+      case OpCode::Expm1:
+        return floating(in, "expm1", a);
+      case OpCode::Log1p:
+        return floating(in, "log1p", a);
+      case OpCode::Log2:
+        return floating(in, "log2", a);
+      case OpCode::Log10:
+        return floating(in, "log10", a);
       case OpCode::Floor:
         return floating(in, "floor", a);
       case OpCode::Ceil:
@@ -75,17 +98,19 @@ class Ops {
         return classify(in, "isinf", operand, a);
       case OpCode::IsFinite:
         return classify(in, "isfinite", operand, a);
+      case OpCode::SignBit:
+        return classify(in, "signbit", operand, a);
       case OpCode::Cast:
         return s_.convert(a, operand, t);
       case OpCode::Add:
         if (t == DType::Bool) return "(" + a + " | " + b + ")";  // NumPy: logical or
-        return is_integer(t) ? s_.wrap(t, a, '+', b) : "(" + a + " + " + b + ")";
+        return is_integer(t) ? s_.wrap(t, a, "+", b) : "(" + a + " + " + b + ")";
       case OpCode::Sub:
         if (t == DType::Bool) undefined(in.op, t);
-        return is_integer(t) ? s_.wrap(t, a, '-', b) : "(" + a + " - " + b + ")";
+        return is_integer(t) ? s_.wrap(t, a, "-", b) : "(" + a + " - " + b + ")";
       case OpCode::Mul:
         if (t == DType::Bool) return "(" + a + " & " + b + ")";  // NumPy: logical and
-        return is_integer(t) ? s_.wrap(t, a, '*', b) : "(" + a + " * " + b + ")";
+        return is_integer(t) ? s_.wrap(t, a, "*", b) : "(" + a + " * " + b + ")";
       case OpCode::Div:
         if (!is_floating(t)) undefined(in.op, t);
         return "(" + a + " / " + b + ")";
@@ -106,6 +131,15 @@ class Ops {
       case OpCode::Atan2:
         if (!is_floating(t)) undefined(in.op, t);
         return s_.math("atan2", t, a, b);
+      case OpCode::Hypot:
+        if (!is_floating(t)) undefined(in.op, t);
+        return s_.math("hypot", t, a, b);
+      case OpCode::CopySign:
+        if (!is_floating(t)) undefined(in.op, t);
+        return s_.math("copysign", t, a, b);
+      case OpCode::LogAddExp:
+        if (!is_floating(t)) undefined(in.op, t);
+        return call(logaddexp(t), a, b);
       case OpCode::Eq:
         return s_.bool_from_mask(a + " == " + b);
       case OpCode::Ne:
@@ -124,6 +158,12 @@ class Ops {
         return logical(in, a, " | ", b);
       case OpCode::Xor:
         return logical(in, a, " ^ ", b);
+      case OpCode::ShiftLeft:
+        if (!is_integer(t)) undefined(in.op, t);
+        return call(shift_left(t), a, b);
+      case OpCode::ShiftRight:
+        if (!is_integer(t)) undefined(in.op, t);
+        return call(shift_right(t), a, b);
       case OpCode::Where:
         return s_.sel(s_.mask_from_bool(a, t), b, c);
     }
@@ -146,9 +186,10 @@ class Ops {
     return s_.bool_from_mask(s_.math(f, operand, a));
   }
 
+  // Logical on bool's 0/1 bytes, bitwise on integers: the same operator serves both.
   std::string logical(const ir::Instr& in, const std::string& a, std::string_view op,
                       const std::string& b) const {
-    if (in.dtype != DType::Bool) undefined(in.op, in.dtype);
+    if (is_floating(in.dtype)) undefined(in.op, in.dtype);
     return "(" + a + std::string(op) + b + ")";
   }
 
@@ -208,9 +249,46 @@ class Ops {
     return helper("pow", t,
                   "  " + T + " r = " + o + ", x = a, e = b;\n  for (int i = 0; i < " +
                       std::to_string(bits) + "; ++i) {\n    r = " +
-                      s_.sel("(e & " + o + ") != " + z, s_.wrap(t, "r", '*', "x"), "r") +
-                      ";\n    x = " + s_.wrap(t, "x", '*', "x") + ";\n    e = e >> " + o +
+                      s_.sel("(e & " + o + ") != " + z, s_.wrap(t, "r", "*", "x"), "r") +
+                      ";\n    x = " + s_.wrap(t, "x", "*", "x") + ";\n    e = e >> " + o +
                       ";\n  }\n  return " + s_.sel("b < " + z, negative, "r") + ";\n");
+  }
+
+  // NumPy's logaddexp (npy_logaddexp): equal operands give a + log(2), which keeps inf, inf
+  // and -inf, -inf out of inf - inf; a NaN difference is returned as the result.
+  std::string logaddexp(DType t) const {
+    const std::string T = s_.type(t);
+    const std::string tail = s_.math("log1p", t, s_.math("exp", t, "-" + s_.math("fabs", t, "d")));
+    return helper("logaddexp", t,
+                  "  " + T + " d = a - b;\n  " + T + " r = " + s_.sel("d > " + zero(t), "a", "b") +
+                      " + " + tail + ";\n  r = " + s_.sel(s_.math("isnan", t, "d"), "d", "r") +
+                      ";\n  return " +
+                      s_.sel("a == b", "a + " + s_.lit(t, "0.6931471805599453094"), "r") + ";\n");
+  }
+
+  // The count is clamped into [0, bits - 1] before shifting, so no shift is ever out of range
+  // (undefined in C and CUDA, taken modulo the width in OpenCL C).
+  std::string out_of_range_count(DType t) const {
+    return "(b < " + zero(t) + ") | (b > " + s_.lit(t, bits_minus_one(t)) + ")";
+  }
+  static std::string bits_minus_one(DType t) { return t == DType::Int32 ? "31" : "63"; }
+
+  // a << b shifted as unsigned (wrapping); counts out of range give 0.
+  std::string shift_left(DType t) const {
+    const std::string T = s_.type(t), z = zero(t), out = out_of_range_count(t);
+    return helper("shl", t,
+                  "  " + T + " n = " + s_.sel(out, z, "b") + ";\n  return " +
+                      s_.sel(out, z, s_.wrap(t, "a", "<<", "n")) + ";\n");
+  }
+
+  // Arithmetic a >> b; a count out of range shifts by bits - 1, which gives 0 or -1 by sign.
+  // A negative value is shifted as ~(~a >> n): only non-negative values are ever shifted.
+  std::string shift_right(DType t) const {
+    const std::string T = s_.type(t), z = zero(t);
+    return helper("shr", t,
+                  "  " + T +
+                      " n = " + s_.sel(out_of_range_count(t), s_.lit(t, bits_minus_one(t)), "b") +
+                      ";\n  return " + s_.sel("a < " + z, "~(~a >> n)", "a >> n") + ";\n");
   }
 
   const Spelling& s_;

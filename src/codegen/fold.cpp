@@ -101,10 +101,10 @@ std::string Fold::merge(const std::string& dv, const std::string& di, const std:
   switch (op_) {
     case ReduceOp::Sum:
       return indent + dv + " = " +
-             (is_integer(acc_) ? s_.wrap(acc_, dv, '+', xv) : dv + " + " + xv) + ";\n";
+             (is_integer(acc_) ? s_.wrap(acc_, dv, "+", xv) : dv + " + " + xv) + ";\n";
     case ReduceOp::Prod:
       return indent + dv + " = " +
-             (is_integer(acc_) ? s_.wrap(acc_, dv, '*', xv) : dv + " * " + xv) + ";\n";
+             (is_integer(acc_) ? s_.wrap(acc_, dv, "*", xv) : dv + " * " + xv) + ";\n";
     case ReduceOp::Min:
       return indent + dv + " = " + min_max(s_, acc_, dv, xv, '<') + ";\n";
     case ReduceOp::Max:

@@ -130,14 +130,15 @@ std::string Spelling::index_mask(std::string_view mask, DType t) const {
   return "convert_long" + std::to_string(width_) + paren(mask);
 }
 
-std::string Spelling::wrap(DType t, std::string_view a, char op, std::string_view b) const {
+std::string Spelling::wrap(DType t, std::string_view a, std::string_view op,
+                           std::string_view b) const {
   if (dialect_ == Dialect::OpenCL) {
     const std::string w = vector() ? std::to_string(width_) : "";
     const std::string u = "as_" + std::string(kOpenCLUnsigned[at(t)]) + w;
-    return "as_" + type(t) + "(" + u + paren(a) + " " + op + " " + u + paren(b) + ")";
+    return "as_" + type(t) + "(" + u + paren(a) + " " + std::string(op) + " " + u + paren(b) + ")";
   }
   const std::string u = "(" + std::string(kCudaUnsigned[at(t)]) + ")";
-  return "((" + type(t) + ")(" + u + paren(a) + " " + op + " " + u + paren(b) + "))";
+  return "((" + type(t) + ")(" + u + paren(a) + " " + std::string(op) + " " + u + paren(b) + "))";
 }
 
 std::string Spelling::wrap_neg(DType t, std::string_view a) const {
@@ -174,7 +175,8 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     }
     return s + "))";
   }
-  const bool overloaded = name == "isnan" || name == "isinf" || name == "isfinite";
+  const bool overloaded =
+      name == "isnan" || name == "isinf" || name == "isfinite" || name == "signbit";
   if (dialect_ == Dialect::Cuda && t == DType::Float32 && !overloaded) f += "f";
   f += "(" + std::string(a);
   if (!b.empty()) f += ", " + std::string(b);

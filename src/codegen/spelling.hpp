@@ -52,8 +52,9 @@ class Spelling {
   // A mask of dtype t's width re-sized for selecting int64 indices.
   std::string index_mask(std::string_view mask, DType t) const;
 
-  // Integer arithmetic that wraps (two's complement) instead of overflowing.
-  std::string wrap(DType t, std::string_view a, char op, std::string_view b) const;
+  // Integer arithmetic that wraps (two's complement) instead of overflowing: op is + - * or <<
+  // (whose count the caller keeps in range).
+  std::string wrap(DType t, std::string_view a, std::string_view op, std::string_view b) const;
   std::string wrap_neg(DType t, std::string_view a) const;
   // Numeric conversion with the IR's semantics (saturating float→int, NaN→0, bool as 0/1).
   std::string convert(std::string_view x, DType from, DType to) const;

@@ -19,18 +19,23 @@ struct OpInfo {
 };
 
 constexpr std::array<OpInfo, kOpCodeCount> kOps = {{
-    {"load", 0, false},  {"scalar", 0, false},   {"neg", 1, false},   {"abs", 1, false},
-    {"sign", 1, false},  {"not", 1, false},      {"exp", 1, true},    {"log", 1, true},
-    {"sqrt", 1, false},  {"sin", 1, true},       {"cos", 1, true},    {"tan", 1, true},
-    {"tanh", 1, true},   {"floor", 1, false},    {"ceil", 1, false},  {"round", 1, false},
-    {"trunc", 1, false}, {"isnan", 1, false},    {"isinf", 1, false}, {"isfinite", 1, false},
-    {"cast", 1, false},  {"add", 2, false},      {"sub", 2, false},   {"mul", 2, false},
-    {"div", 2, false},   {"floordiv", 2, false}, {"mod", 2, false},   {"pow", 2, true},
-    {"min", 2, false},   {"max", 2, false},      {"atan2", 2, true},  {"eq", 2, false},
-    {"ne", 2, false},    {"lt", 2, false},       {"le", 2, false},    {"gt", 2, false},
-    {"ge", 2, false},    {"and", 2, false},      {"or", 2, false},    {"xor", 2, false},
-    {"where", 3, false},
+    {"load", 0, false},    {"scalar", 0, false},   {"neg", 1, false},      {"abs", 1, false},
+    {"sign", 1, false},    {"not", 1, false},      {"exp", 1, true},       {"log", 1, true},
+    {"sqrt", 1, false},    {"sin", 1, true},       {"cos", 1, true},       {"tan", 1, true},
+    {"tanh", 1, true},     {"asin", 1, true},      {"acos", 1, true},      {"atan", 1, true},
+    {"sinh", 1, true},     {"cosh", 1, true},      {"asinh", 1, true},     {"acosh", 1, true},
+    {"atanh", 1, true},    {"expm1", 1, true},     {"log1p", 1, true},     {"log2", 1, true},
+    {"log10", 1, true},    {"floor", 1, false},    {"ceil", 1, false},     {"round", 1, false},
+    {"trunc", 1, false},   {"isnan", 1, false},    {"isinf", 1, false},    {"isfinite", 1, false},
+    {"signbit", 1, false}, {"cast", 1, false},     {"add", 2, false},      {"sub", 2, false},
+    {"mul", 2, false},     {"div", 2, false},      {"floordiv", 2, false}, {"mod", 2, false},
+    {"pow", 2, true},      {"min", 2, false},      {"max", 2, false},      {"atan2", 2, true},
+    {"hypot", 2, true},    {"copysign", 2, false}, {"logaddexp", 2, true}, {"eq", 2, false},
+    {"ne", 2, false},      {"lt", 2, false},       {"le", 2, false},       {"gt", 2, false},
+    {"ge", 2, false},      {"and", 2, false},      {"or", 2, false},       {"xor", 2, false},
+    {"shl", 2, false},     {"shr", 2, false},      {"where", 3, false},
 }};
+static_assert(kOps.back().name == "where", "one row per OpCode, in the enum's order");
 
 const OpInfo& info(OpCode op) {
   return kOps[static_cast<int>(op)];
@@ -74,7 +79,8 @@ bool is_comparison(OpCode op) {
   return op >= OpCode::Eq && op <= OpCode::Ge;
 }
 bool is_classification(OpCode op) {
-  return op == OpCode::IsNan || op == OpCode::IsInf || op == OpCode::IsFinite;
+  return op == OpCode::IsNan || op == OpCode::IsInf || op == OpCode::IsFinite ||
+         op == OpCode::SignBit;
 }
 
 std::string_view name(ReduceOp op) {
@@ -112,7 +118,7 @@ std::uint64_t Kernel::hash() const {
   XXH64_reset(&state, 0);
   // The tag changes whenever opcodes are renumbered, so no cached program is read under a key
   // whose opcodes meant something else.
-  XXH64_update(&state, "swyd-ir-2", 9);
+  XXH64_update(&state, "swyd-ir-3", 9);
   auto put = [&state](std::int64_t v) {
     unsigned char bytes[8];
     for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>((v >> (8 * i)) & 0xff);

@@ -13,10 +13,16 @@
 // Semantics every backend implements identically (the conformance suite checks them):
 //  - Operands of arithmetic, min/max and comparisons have the instruction's dtype (comparisons:
 //    both operands share one dtype, result bool). The builder inserts every cast explicitly.
-//  - Div, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Atan2, Floor, Ceil, Round, Trunc: float dtypes
-//    only. Round rounds half to even (NumPy's round and rint), Trunc toward zero; both give NaN
-//    and infinities back unchanged.
-//  - IsNan, IsInf, IsFinite: a float operand, a bool result (IsInf is true for either sign).
+//  - Div, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh,
+//    Atanh, Expm1, Log1p, Log2, Log10, Atan2, Hypot, CopySign, LogAddExp, Floor, Ceil, Round,
+//    Trunc: float dtypes only, with C's special values (atanh(±1) = ±inf, log1p(-1) = -inf,
+//    acosh(x < 1) = NaN, ...). Round rounds half to even (NumPy's round and rint), Trunc toward
+//    zero; both give NaN and infinities back unchanged.
+//  - LogAddExp: log(exp(a) + exp(b)) without overflow, as NumPy computes it: a == b gives
+//    a + log(2) (so inf, inf gives inf and -inf, -inf gives -inf), otherwise
+//    max(a, b) + log1p(exp(-|a - b|)); a NaN operand gives NaN.
+//  - IsNan, IsInf, IsFinite, SignBit: a float operand, a bool result (IsInf is true for either
+//    sign; SignBit is std::signbit: true for -0.0 and for NaNs with the sign bit set).
 //  - FloorDiv: floor(a / b); integers: rounds toward minus infinity, x // 0 == 0, and
 //    INT_MIN // -1 wraps to INT_MIN (never a trap).
 //  - Mod: a - floor(a / b) * b, sign of the divisor (Python); integers: x % 0 == 0;
@@ -24,7 +30,11 @@
 //  - Pow: floats: pow(); integers: exact repeated squaring, negative exponent gives 0 unless the
 //    base is 1 or -1.
 //  - Min, Max: a NaN operand gives NaN. Sign: -1, 0, 1 (NaN for NaN).
-//  - And, Or, Xor, Not: bool operands, logical.
+//  - And, Or, Xor, Not: bool operands, logical; int32/int64 operands, bitwise on two's
+//    complement (for bool's 0/1 bytes the two agree, except Not, which flips only bit 0).
+//  - ShiftLeft, ShiftRight: integer dtypes only, as NumPy: a shift count below 0 or at least the
+//    bit width gives 0 (ShiftRight of a negative value: -1); ShiftLeft wraps (bits shifted out
+//    are lost), ShiftRight is arithmetic (copies the sign bit). Never undefined behaviour.
 //  - Cast: to bool is (x != 0), NaN gives true; float to integer truncates toward zero,
 //    saturates at the integer's range, and NaN gives 0; bool to number is 0 or 1.
 //  - Integer Add/Sub/Mul/Neg/Abs wrap around (two's complement), as NumPy does.
@@ -64,6 +74,18 @@ enum class OpCode : std::uint8_t {
   Cos,
   Tan,
   Tanh,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Asinh,
+  Acosh,
+  Atanh,
+  Expm1,
+  Log1p,
+  Log2,
+  Log10,
   Floor,
   Ceil,
   Round,
@@ -71,6 +93,7 @@ enum class OpCode : std::uint8_t {
   IsNan,
   IsInf,
   IsFinite,
+  SignBit,
   Cast,
   // binary
   Add,
@@ -83,6 +106,9 @@ enum class OpCode : std::uint8_t {
   Min,
   Max,
   Atan2,
+  Hypot,
+  CopySign,
+  LogAddExp,
   Eq,
   Ne,
   Lt,
@@ -92,6 +118,8 @@ enum class OpCode : std::uint8_t {
   And,
   Or,
   Xor,
+  ShiftLeft,
+  ShiftRight,
   // ternary
   Where,  // a ? b : c
 };
@@ -101,9 +129,11 @@ inline constexpr int kOpCodeCount = static_cast<int>(OpCode::Where) + 1;
 std::string_view name(OpCode op);
 int arity(OpCode op);  // operands read from earlier instructions (0 for Load and Scalar)
 bool is_comparison(OpCode op);
-bool is_classification(OpCode op);  // IsNan, IsInf, IsFinite: a float operand, a bool result
-bool is_transcendental(
-    OpCode op);  // exp, log, sin, cos, tan, tanh, pow, atan2 (costly per element)
+// IsNan, IsInf, IsFinite, SignBit: a float operand, a bool result
+bool is_classification(OpCode op);
+// exp, log, the trigonometric and hyperbolic functions and their inverses, pow, atan2, hypot,
+// logaddexp, ...: costly per element
+bool is_transcendental(OpCode op);
 
 // How an input is laid out over the iteration space; lets code generators and the CPU executor
 // take a fast path without looking at the strides.

@@ -44,6 +44,9 @@ Typing binary_typing(OpCode op, DType t, std::string_view fn) {
       return {op, f, f};
     }
     case OpCode::Atan2:
+    case OpCode::Hypot:
+    case OpCode::CopySign:
+    case OpCode::LogAddExp:
       return {op, floating_result(t), floating_result(t)};
     case OpCode::Eq:
     case OpCode::Ne:
@@ -61,6 +64,21 @@ Typing binary_typing(OpCode op, DType t, std::string_view fn) {
       return {op, t, t};
   }
 }
+
+// NumPy's bitwise operations: logical on bool (And, Or, Xor), on the bits of int32/int64; shifts
+// take integers only. Floats have no bits to operate on.
+Typing bits_typing(OpCode op, DType t, std::string_view fn) {
+  const bool shift = op == OpCode::ShiftLeft || op == OpCode::ShiftRight;
+  if (is_integer(t) || (t == DType::Bool && !shift)) return {op, t, t};
+  throw DTypeError(std::string(fn) + " of " + std::string(name(t)) + " operands: expected " +
+                   (shift ? "int32 or int64" : "bool, int32 or int64") +
+                   " operands, as NumPy defines it for integers only" +
+                   (is_floating(t) ? "; cast with astype(int64) first, or for the truth values "
+                                     "of numbers use logical_and, logical_or or logical_xor"
+                                   : ""));
+}
+
+using TypingFn = Typing (*)(OpCode, DType, std::string_view);
 
 ScalarValue scalar_as(Scalar s, DType dtype) {
   ScalarValue v{dtype};
@@ -110,11 +128,12 @@ expr::NodePtr operand(const Array& a, DType dtype) {
   return expr::make_cast(expr::node_of(a), dtype);
 }
 
-Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
+Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b,
+             TypingFn typing = binary_typing) {
   require(a, fn), require(b, fn);
   if (op == OpCode::Mul && (is_complex(a.dtype()) || is_complex(b.dtype())))
     return complex_parts::multiply(a, b);
-  const Typing t = binary_typing(op, promote_types(a.dtype(), b.dtype()), fn);
+  const Typing t = typing(op, promote_types(a.dtype(), b.dtype()), fn);
   if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
   byte_count(shape, t.result);  // broadcast views can ask for a result no memory holds
@@ -122,10 +141,11 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b) {
       expr::make_op(t.op, t.result, shape, operand(a, t.operands), operand(b, t.operands)));
 }
 
-Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first) {
+Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first,
+             TypingFn typing = binary_typing) {
   require(a, fn);
   if (op == OpCode::Mul && is_complex(a.dtype())) return complex_parts::multiply(a, s);
-  Typing t = binary_typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
+  Typing t = typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
   t.operands = check_integer_scalar(op, fn, t.operands, s);
   if (op == OpCode::Pow && is_integer(t.operands)) {
     if (!scalar_first && s.kind == ScalarKind::Int && s.i < 0)
@@ -136,14 +156,6 @@ Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scal
   expr::NodePtr x = operand(a, t.operands), y = expr::make_scalar(scalar_as(s, t.operands));
   if (scalar_first) std::swap(x, y);
   return Array(expr::make_op(t.op, t.result, a.shape(), std::move(x), std::move(y)));
-}
-
-// NumPy's bitwise operations are the logical ones on bool; the IR has no integer bit operations.
-void require_bool(std::string_view fn, DType t) {
-  if (t != DType::Bool)
-    throw DTypeError(std::string(fn) + " of " + std::string(name(t)) +
-                     " operands is not supported yet: expected bool operands; for the truth "
-                     "values of numbers use logical_and, logical_or, logical_xor or logical_not");
 }
 
 Array unary(OpCode op, std::string_view fn, const Array& a, DType compute) {
@@ -186,6 +198,9 @@ SWITCHYARD_DEFINE_BINARY(power, Pow)
 SWITCHYARD_DEFINE_BINARY(minimum, Min)
 SWITCHYARD_DEFINE_BINARY(maximum, Max)
 SWITCHYARD_DEFINE_BINARY(arctan2, Atan2)
+SWITCHYARD_DEFINE_BINARY(hypot, Hypot)
+SWITCHYARD_DEFINE_BINARY(copysign, CopySign)
+SWITCHYARD_DEFINE_BINARY(logaddexp, LogAddExp)
 SWITCHYARD_DEFINE_BINARY(equal, Eq)
 SWITCHYARD_DEFINE_BINARY(not_equal, Ne)
 SWITCHYARD_DEFINE_BINARY(less, Lt)
@@ -197,25 +212,21 @@ SWITCHYARD_DEFINE_BINARY(logical_or, Or)
 SWITCHYARD_DEFINE_BINARY(logical_xor, Xor)
 #undef SWITCHYARD_DEFINE_BINARY
 
-#define SWITCHYARD_DEFINE_BITWISE(fn, logical)                 \
-  Array fn(const Array& a, const Array& b) {                   \
-    require(a, #fn), require(b, #fn);                          \
-    require_bool(#fn, promote_types(a.dtype(), b.dtype()));    \
-    return logical(a, b);                                      \
-  }                                                            \
-  Array fn(const Array& a, Scalar b) {                         \
-    require(a, #fn);                                           \
-    require_bool(#fn, promote_with_scalar(a.dtype(), b.kind)); \
-    return logical(a, b);                                      \
-  }                                                            \
-  Array fn(Scalar a, const Array& b) {                         \
-    require(b, #fn);                                           \
-    require_bool(#fn, promote_with_scalar(b.dtype(), a.kind)); \
-    return logical(a, b);                                      \
+#define SWITCHYARD_DEFINE_BITWISE(fn, opcode)                     \
+  Array fn(const Array& a, const Array& b) {                      \
+    return binary(OpCode::opcode, #fn, a, b, bits_typing);        \
+  }                                                               \
+  Array fn(const Array& a, Scalar b) {                            \
+    return binary(OpCode::opcode, #fn, a, b, false, bits_typing); \
+  }                                                               \
+  Array fn(Scalar a, const Array& b) {                            \
+    return binary(OpCode::opcode, #fn, b, a, true, bits_typing);  \
   }
-SWITCHYARD_DEFINE_BITWISE(bitwise_and, logical_and)
-SWITCHYARD_DEFINE_BITWISE(bitwise_or, logical_or)
-SWITCHYARD_DEFINE_BITWISE(bitwise_xor, logical_xor)
+SWITCHYARD_DEFINE_BITWISE(bitwise_and, And)
+SWITCHYARD_DEFINE_BITWISE(bitwise_or, Or)
+SWITCHYARD_DEFINE_BITWISE(bitwise_xor, Xor)
+SWITCHYARD_DEFINE_BITWISE(left_shift, ShiftLeft)
+SWITCHYARD_DEFINE_BITWISE(right_shift, ShiftRight)
 #undef SWITCHYARD_DEFINE_BITWISE
 
 Array negative(const Array& a) {
@@ -234,8 +245,9 @@ Array logical_not(const Array& a) {
 }
 Array invert(const Array& a) {
   require(a, "invert");
-  require_bool("invert", a.dtype());
-  return logical_not(a);
+  const DType t = bits_typing(OpCode::Not, a.dtype(), "invert").result;
+  byte_count(a.shape(), t);
+  return Array(expr::make_op(OpCode::Not, t, a.shape(), expr::node_of(a)));
 }
 #define SWITCHYARD_DEFINE_FLOATING_UNARY(fn, opcode) \
   Array fn(const Array& a) {                         \
@@ -248,6 +260,18 @@ SWITCHYARD_DEFINE_FLOATING_UNARY(sin, Sin)
 SWITCHYARD_DEFINE_FLOATING_UNARY(cos, Cos)
 SWITCHYARD_DEFINE_FLOATING_UNARY(tan, Tan)
 SWITCHYARD_DEFINE_FLOATING_UNARY(tanh, Tanh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(arcsin, Asin)
+SWITCHYARD_DEFINE_FLOATING_UNARY(arccos, Acos)
+SWITCHYARD_DEFINE_FLOATING_UNARY(arctan, Atan)
+SWITCHYARD_DEFINE_FLOATING_UNARY(sinh, Sinh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(cosh, Cosh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(arcsinh, Asinh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(arccosh, Acosh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(arctanh, Atanh)
+SWITCHYARD_DEFINE_FLOATING_UNARY(expm1, Expm1)
+SWITCHYARD_DEFINE_FLOATING_UNARY(log1p, Log1p)
+SWITCHYARD_DEFINE_FLOATING_UNARY(log2, Log2)
+SWITCHYARD_DEFINE_FLOATING_UNARY(log10, Log10)
 SWITCHYARD_DEFINE_FLOATING_UNARY(floor, Floor)
 SWITCHYARD_DEFINE_FLOATING_UNARY(ceil, Ceil)
 #undef SWITCHYARD_DEFINE_FLOATING_UNARY
@@ -265,6 +289,15 @@ SWITCHYARD_DEFINE_FLOAT_TEST(isnan, IsNan, 0)
 SWITCHYARD_DEFINE_FLOAT_TEST(isinf, IsInf, 0)
 SWITCHYARD_DEFINE_FLOAT_TEST(isfinite, IsFinite, 1)
 #undef SWITCHYARD_DEFINE_FLOAT_TEST
+
+// NumPy computes signbit of integers and bools on their float conversion: true exactly for
+// negative values.
+Array signbit(const Array& a) {
+  require(a, "signbit");
+  byte_count(a.shape(), DType::Bool);
+  return Array(expr::make_op(OpCode::SignBit, DType::Bool, a.shape(),
+                             operand(a, floating_result(a.dtype()))));
+}
 
 #define SWITCHYARD_DEFINE_ROUNDING(fn, opcode)       \
   Array fn(const Array& a) {                         \

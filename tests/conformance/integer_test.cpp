@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "conformance/conformance.hpp"
+#include "conformance/reference.hpp"
 
 namespace switchyard::conformance {
 namespace {
@@ -28,7 +29,8 @@ struct IntCase {
 
 // Row {dtype, op, fn, a, b, expected}: expected == np.<op>(np.array([a], dtype),
 // np.array([b], dtype))[0] in NumPy 2.4 (which warns, but does not raise, on division by zero
-// and overflow).
+// and overflow). Shifts by a count outside [0, bits) follow npy_lshift/npy_rshift: 0, or -1 for
+// a right shift of a negative value.
 const IntCase kBinaryCases[] = {
     {DType::Int32, "floor_divide", floor_divide, 7, 2, 3},
     {DType::Int32, "floor_divide", floor_divide, -7, 2, -4},
@@ -75,6 +77,29 @@ const IntCase kBinaryCases[] = {
     {DType::Int32, "power", power, 7, 0, 1},
     {DType::Int32, "minimum", minimum, kMin<std::int32_t>, kMax<std::int32_t>, kMin<std::int32_t>},
     {DType::Int32, "maximum", maximum, kMin<std::int32_t>, kMax<std::int32_t>, kMax<std::int32_t>},
+    {DType::Int32, "bitwise_and", bitwise_and, kMin<std::int32_t>, -1, kMin<std::int32_t>},
+    {DType::Int32, "bitwise_and", bitwise_and, -6, 13, 8},
+    {DType::Int32, "bitwise_or", bitwise_or, kMin<std::int32_t>, kMax<std::int32_t>, -1},
+    {DType::Int32, "bitwise_or", bitwise_or, -8, 5, -3},
+    {DType::Int32, "bitwise_xor", bitwise_xor, -1, kMax<std::int32_t>, kMin<std::int32_t>},
+    {DType::Int32, "bitwise_xor", bitwise_xor, 12, -4, -16},
+    {DType::Int32, "left_shift", left_shift, 1, 31, kMin<std::int32_t>},
+    {DType::Int32, "left_shift", left_shift, 1, 32, 0},
+    {DType::Int32, "left_shift", left_shift, -1, 31, kMin<std::int32_t>},
+    {DType::Int32, "left_shift", left_shift, kMax<std::int32_t>, 1, -2},
+    {DType::Int32, "left_shift", left_shift, -3, 2, -12},
+    {DType::Int32, "left_shift", left_shift, 5, -1, 0},
+    {DType::Int32, "left_shift", left_shift, 5, kMin<std::int32_t>, 0},
+    {DType::Int32, "left_shift", left_shift, 5, kMax<std::int32_t>, 0},
+    {DType::Int32, "right_shift", right_shift, kMin<std::int32_t>, 31, -1},
+    {DType::Int32, "right_shift", right_shift, kMin<std::int32_t>, 32, -1},
+    {DType::Int32, "right_shift", right_shift, kMax<std::int32_t>, 30, 1},
+    {DType::Int32, "right_shift", right_shift, kMax<std::int32_t>, 32, 0},
+    {DType::Int32, "right_shift", right_shift, -7, 1, -4},
+    {DType::Int32, "right_shift", right_shift, -1, 100, -1},
+    {DType::Int32, "right_shift", right_shift, 7, -1, 0},
+    {DType::Int32, "right_shift", right_shift, -7, -5, -1},
+    {DType::Int32, "right_shift", right_shift, 1024, 10, 1},
     {DType::Int64, "floor_divide", floor_divide, 7, 2, 3},
     {DType::Int64, "floor_divide", floor_divide, -7, 2, -4},
     {DType::Int64, "floor_divide", floor_divide, 7, -2, -4},
@@ -120,6 +145,26 @@ const IntCase kBinaryCases[] = {
     {DType::Int64, "power", power, 7, 0, 1},
     {DType::Int64, "minimum", minimum, kMin<std::int64_t>, kMax<std::int64_t>, kMin<std::int64_t>},
     {DType::Int64, "maximum", maximum, kMin<std::int64_t>, kMax<std::int64_t>, kMax<std::int64_t>},
+    {DType::Int64, "bitwise_and", bitwise_and, kMin<std::int64_t>, -1, kMin<std::int64_t>},
+    {DType::Int64, "bitwise_and", bitwise_and, -6, 13, 8},
+    {DType::Int64, "bitwise_or", bitwise_or, kMin<std::int64_t>, kMax<std::int64_t>, -1},
+    {DType::Int64, "bitwise_xor", bitwise_xor, -1, kMax<std::int64_t>, kMin<std::int64_t>},
+    {DType::Int64, "bitwise_xor", bitwise_xor, 1ll << 40, (1ll << 40) | 3, 3},
+    {DType::Int64, "left_shift", left_shift, 1, 63, kMin<std::int64_t>},
+    {DType::Int64, "left_shift", left_shift, 1, 64, 0},
+    {DType::Int64, "left_shift", left_shift, 1, 32, 4294967296ll},
+    {DType::Int64, "left_shift", left_shift, kMax<std::int64_t>, 1, -2},
+    {DType::Int64, "left_shift", left_shift, -3, 2, -12},
+    {DType::Int64, "left_shift", left_shift, 5, -1, 0},
+    {DType::Int64, "left_shift", left_shift, 5, kMin<std::int64_t>, 0},
+    {DType::Int64, "right_shift", right_shift, kMin<std::int64_t>, 63, -1},
+    {DType::Int64, "right_shift", right_shift, kMin<std::int64_t>, 64, -1},
+    {DType::Int64, "right_shift", right_shift, kMax<std::int64_t>, 62, 1},
+    {DType::Int64, "right_shift", right_shift, kMax<std::int64_t>, 64, 0},
+    {DType::Int64, "right_shift", right_shift, 4294967296ll, 32, 1},
+    {DType::Int64, "right_shift", right_shift, -7, 1, -4},
+    {DType::Int64, "right_shift", right_shift, -1, kMax<std::int64_t>, -1},
+    {DType::Int64, "right_shift", right_shift, 7, -1, 0},
 };
 
 // Repeats one value to an odd length, so vector code and its scalar tail both see it.
@@ -152,6 +197,9 @@ TEST_P(Integers, ScalarOperandsGiveTheSameEdgeValues) {
                         : op == "floor_divide" ? ScalarFn(floor_divide)
                         : op == "mod"          ? ScalarFn(mod)
                         : op == "power"        ? ScalarFn(power)
+                        : op == "bitwise_and"  ? ScalarFn(bitwise_and)
+                        : op == "left_shift"   ? ScalarFn(left_shift)
+                        : op == "right_shift"  ? ScalarFn(right_shift)
                                                : nullptr;
     if (!fn) continue;
     const Array r = fn(filled(c.dtype, c.a), Scalar(static_cast<long long>(c.b)));
@@ -169,6 +217,86 @@ TEST_P(Integers, UnaryEdgeValuesMatchNumPy) {
     EXPECT_EQ(negative(filled(t, lowest)).to_vector<std::int64_t>()[0], lowest) << name(t);
     EXPECT_EQ(sign(filled(t, lowest)).to_vector<std::int64_t>()[0], -1) << name(t);
     EXPECT_EQ(abs(filled(t, -(lowest + 1))).to_vector<std::int64_t>()[0], -(lowest + 1)) << name(t);
+  }
+}
+
+TEST_P(Integers, InvertFlipsEveryBitOfIntegersAndTheTruthOfBools) {
+  for (const DType t : {DType::Int32, DType::Int64}) {
+    const std::int64_t lowest = t == DType::Int32 ? kMin<std::int32_t> : kMin<std::int64_t>;
+    for (const std::int64_t x : {std::int64_t{0}, std::int64_t{5}, std::int64_t{-1}, lowest}) {
+      const Array r = invert(filled(t, x));
+      ASSERT_EQ(r.dtype(), t);
+      EXPECT_EQ(r.to_vector<std::int64_t>()[kRepeat - 1], -x - 1) << "~" << x << " " << name(t);
+    }
+  }
+  const Array b = host_array({1, 0, 1}, {3}, DType::Bool);
+  EXPECT_EQ((~b).dtype(), DType::Bool);
+  EXPECT_EQ((~b).to_vector<bool>(), (std::vector<bool>{false, true, false}));
+}
+
+// Every dtype pair of bools and integers, with random operands: NumPy's promotion, the bits of
+// two's complement (bool: logical), and shift counts across and beyond the bit width.
+TEST_P(Integers, BitwiseOperationsOnEveryIntegerDTypePair) {
+  using Fn = Array (*)(const Array&, const Array&);
+  struct Op {
+    const char* name;
+    Fn fn;
+    bool shift;
+  };
+  const Op ops[] = {{"bitwise_and", bitwise_and, false},
+                    {"bitwise_or", bitwise_or, false},
+                    {"bitwise_xor", bitwise_xor, false},
+                    {"left_shift", left_shift, true},
+                    {"right_shift", right_shift, true}};
+  const DType types[] = {DType::Bool, DType::Int32, DType::Int64};
+  for (const Op& op : ops)
+    for (const DType ta : types)
+      for (const DType tb : types) {
+        const DType t = numpy_promotion(ta, tb);
+        const std::int64_t n = 1023;
+        const std::string what =
+            std::string(op.name) + "(" + std::string(name(ta)) + ", " + std::string(name(tb)) + ")";
+        const auto va = random_values(n, ta, 3, -1000000, 1000000);
+        const auto vb = random_values(n, tb, 4, op.shift ? -8 : -1000000, op.shift ? 72 : 1000000);
+        const Array a = host_array(va, {n}, ta), b = host_array(vb, {n}, tb);
+        if (op.shift && t == DType::Bool) {
+          EXPECT_THROW(op.fn(a, b), DTypeError) << what;
+          continue;
+        }
+        const Array r = op.fn(a, b);
+        ASSERT_EQ(r.dtype(), t) << what;
+        const auto got = r.to_vector<std::int64_t>();
+        const int bits = t == DType::Int32 ? 32 : 64;
+        for (std::int64_t i = 0; i < n; ++i) {
+          const auto x = static_cast<std::int64_t>(va[i]), y = static_cast<std::int64_t>(vb[i]);
+          const std::string_view fn = op.name;
+          std::int64_t want = 0;
+          if (fn == "bitwise_and") want = x & y;
+          if (fn == "bitwise_or") want = x | y;
+          if (fn == "bitwise_xor") want = x ^ y;
+          if (fn == "left_shift" && y >= 0 && y < bits)
+            want = static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y);
+          if (fn == "right_shift") want = y >= 0 && y < bits ? x >> y : (x < 0 ? -1 : 0);
+          if (t == DType::Int32) want = static_cast<std::int32_t>(want);
+          ASSERT_EQ(got[i], want) << what << " of " << x << ", " << y << " at " << i;
+        }
+      }
+}
+
+TEST_P(Integers, BitwiseOperationsRejectFloats) {
+  const Array f = host_array({1, 2, 3}, {3}, DType::Float32);
+  const Array i = host_array({1, 2, 3}, {3}, DType::Int32);
+  EXPECT_THROW(left_shift(f, i), DTypeError);
+  EXPECT_THROW(right_shift(i, f), DTypeError);
+  EXPECT_THROW(left_shift(i, 1.5), DTypeError);  // a Python float makes it a float operation
+  EXPECT_THROW(bitwise_and(f, f), DTypeError);
+  EXPECT_THROW(invert(f), DTypeError);
+  try {
+    (void)right_shift(f, f);
+    ADD_FAILURE() << "right_shift of floats did not throw";
+  } catch (const DTypeError& e) {
+    EXPECT_NE(std::string(e.what()).find("right_shift"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("float32"), std::string::npos) << e.what();
   }
 }
 

@@ -2,6 +2,7 @@
 // src/expr/kernel_ir.hpp, and NumPy's promotion table written out by hand.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -65,6 +66,16 @@ inline double integer_pow(double base, double exponent) {
   double r = 1;
   for (int i = 0; i < static_cast<int>(exponent); ++i) r *= base;
   return r;
+}
+
+// NumPy's logaddexp (npy_logaddexp), in long double: equal operands give a + log(2), so
+// infinities of one sign give themselves.
+inline double logaddexp_reference(double a, double b) {
+  const long double x = a, y = b;
+  if (x == y) return static_cast<double>(x + std::log(2.0L));
+  const long double d = x - y;
+  if (std::isnan(d)) return static_cast<double>(d);
+  return static_cast<double>(std::max(x, y) + std::log1p(std::exp(-std::fabs(d))));
 }
 
 inline double nan_min(double a, double b) {

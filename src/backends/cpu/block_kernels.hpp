@@ -5,9 +5,12 @@
 // Three providers, asked in this order by block_kernel():
 //   simd_block_kernel        Highway, float32/float64 arithmetic, rounding and
 //                            exp/log/sin/cos/tanh/sqrt
-//   vector_math_block_kernel SLEEF, float32/float64 tan, pow, atan2
-//   plain_block_kernel       plain loops for everything else (integers, bool, casts,
-//                            comparisons, where, float mod/sign), which gcc vectorises itself
+//   vector_math_block_kernel SLEEF, float32/float64 tan, pow, atan2, hypot, copysign,
+//                            asin/acos/atan, the hyperbolic functions and their inverses,
+//                            expm1, log1p, log2, log10
+//   plain_block_kernel       plain loops for everything else (integers, bool, casts, bit
+//                            operations, comparisons, where, float mod/sign/signbit/logaddexp),
+//                            which gcc vectorises itself
 #pragma once
 
 #include <cstdint>

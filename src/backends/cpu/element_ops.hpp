@@ -99,6 +99,31 @@ T sign(T x) {
   return static_cast<T>((x > T{0}) - (x < T{0}));
 }
 
+// NumPy's shifts: a count outside [0, bits) gives 0, or -1 for a right shift of a negative value
+// (what shifting by bits - 1 gives); left shifts wrap, computed in the unsigned type.
+template <class T>
+T shift_left(T a, T b) {
+  using U = std::make_unsigned_t<T>;
+  constexpr T kBits = sizeof(T) * 8;
+  if (b < 0 || b >= kBits) return 0;
+  return static_cast<T>(static_cast<U>(a) << b);
+}
+template <class T>
+T shift_right(T a, T b) {
+  constexpr T kBits = sizeof(T) * 8;
+  return a >> (b < 0 || b >= kBits ? kBits - 1 : b);  // arithmetic for signed since C++20
+}
+
+// NumPy's logaddexp (npy_logaddexp): log(exp(a) + exp(b)) without overflow; equal operands
+// give a + log(2), which keeps inf, inf and -inf, -inf out of inf - inf.
+template <class T>
+T logaddexp(T a, T b) {
+  if (a == b) return a + static_cast<T>(0.6931471805599453094L);
+  const T d = a - b;
+  if (std::isnan(d)) return d;
+  return (d > 0 ? a : b) + std::log1p(std::exp(-std::abs(d)));
+}
+
 // NumPy's minimum/maximum: a NaN operand wins.
 template <class T>
 T min(T a, T b) {

@@ -1,7 +1,7 @@
 // Block kernels as plain loops: integer and bool work, casts, comparisons, where, and the few
-// float ops Highway lacks an exact form for (mod, sign, isnan/isinf/isfinite). gcc vectorises most
-// of these loops itself; none of them is instantiated for a (op, dtype) that the SIMD providers
-// cover.
+// float ops Highway lacks an exact form for (mod, sign, isnan/isinf/isfinite/signbit, logaddexp).
+// gcc vectorises most of these loops itself; none of them is instantiated for a (op, dtype) that
+// the SIMD providers cover.
 #include <cmath>
 #include <cstdint>
 #include <type_traits>
@@ -63,7 +63,8 @@ struct CastTo {
 struct Neg   { template <class T> T operator()(T x) const { return element::wrap_sub(T{0}, x); } };
 struct Abs   { template <class T> T operator()(T x) const { return x < 0 ? element::wrap_sub(T{0}, x) : x; } };
 struct Sign  { template <class T> T operator()(T x) const { return element::sign(x); } };
-struct Not   { bool operator()(bool x) const { return !x; } };
+struct Not   { template <class T> T operator()(T x) const {
+  if constexpr (std::is_same_v<T, bool>) return !x; else return ~x; } };
 struct Add   { template <class T> T operator()(T a, T b) const { return element::wrap_add(a, b); } };
 struct Sub   { template <class T> T operator()(T a, T b) const { return element::wrap_sub(a, b); } };
 struct Mul   { template <class T> T operator()(T a, T b) const { return element::wrap_mul(a, b); } };
@@ -81,9 +82,14 @@ struct Ge    { template <class T> bool operator()(T a, T b) const { return a >= 
 struct IsNan    { template <class T> bool operator()(T x) const { return std::isnan(x); } };
 struct IsInf    { template <class T> bool operator()(T x) const { return std::isinf(x); } };
 struct IsFinite { template <class T> bool operator()(T x) const { return std::isfinite(x); } };
-struct And   { bool operator()(bool a, bool b) const { return a && b; } };
-struct Or    { bool operator()(bool a, bool b) const { return a || b; } };
-struct Xor   { bool operator()(bool a, bool b) const { return a != b; } };
+struct SignBit  { template <class T> bool operator()(T x) const { return std::signbit(x); } };
+// Bitwise; on bool (0 or 1) the same as logical.
+struct And   { template <class T> T operator()(T a, T b) const { return a & b; } };
+struct Or    { template <class T> T operator()(T a, T b) const { return a | b; } };
+struct Xor   { template <class T> T operator()(T a, T b) const { return a ^ b; } };
+struct ShiftLeft  { template <class T> T operator()(T a, T b) const { return element::shift_left(a, b); } };
+struct ShiftRight { template <class T> T operator()(T a, T b) const { return element::shift_right(a, b); } };
+struct LogAddExp  { template <class T> T operator()(T a, T b) const { return element::logaddexp(a, b); } };
 // clang-format on
 
 template <class Op, unsigned kSet>
@@ -143,13 +149,15 @@ BlockFn plain_block_kernel(OpCode op, DType result, DType operand) {
     case OpCode::Sign:
       return same_type_unary<Sign, kInt | kFloat>(result);
     case OpCode::Not:
-      return same_type_unary<Not, kBool>(result);
+      return same_type_unary<Not, kBool | kInt>(result);
     case OpCode::IsNan:
       return classification<IsNan>(operand);
     case OpCode::IsInf:
       return classification<IsInf>(operand);
     case OpCode::IsFinite:
       return classification<IsFinite>(operand);
+    case OpCode::SignBit:
+      return classification<SignBit>(operand);
     case OpCode::Cast:
       return cast(result, operand);
     case OpCode::Add:
@@ -180,12 +188,18 @@ BlockFn plain_block_kernel(OpCode op, DType result, DType operand) {
       return comparison<Gt>(operand);
     case OpCode::Ge:
       return comparison<Ge>(operand);
+    case OpCode::LogAddExp:
+      return same_type_binary<LogAddExp, kFloat>(result);
     case OpCode::And:
-      return same_type_binary<And, kBool>(result);
+      return same_type_binary<And, kBool | kInt>(result);
     case OpCode::Or:
-      return same_type_binary<Or, kBool>(result);
+      return same_type_binary<Or, kBool | kInt>(result);
     case OpCode::Xor:
-      return same_type_binary<Xor, kBool>(result);
+      return same_type_binary<Xor, kBool | kInt>(result);
+    case OpCode::ShiftLeft:
+      return same_type_binary<ShiftLeft, kInt>(result);
+    case OpCode::ShiftRight:
+      return same_type_binary<ShiftRight, kInt>(result);
     case OpCode::Where:
       return visit_dtype(result, [](auto v) -> BlockFn { return &where<decltype(v)>; });
     default:

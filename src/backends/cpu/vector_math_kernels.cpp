@@ -1,9 +1,15 @@
-// tan, pow and atan2 through SLEEF (1-ulp "u10" variants), which Highway's math library does
-// not have. SLEEF's 128-bit entry points pick the best SSE-level implementation for the
-// machine on first use; these ops are rare in fused kernels, so the 128-bit width suffices.
+// tan, pow, atan2, the inverse trigonometric and the hyperbolic functions, expm1, log1p, log2,
+// log10, hypot and copysign through SLEEF (1-ulp "u10" variants; hypot 0.5 ulp). Highway's math
+// library lacks some (tan, pow, atan2, cosh) and documents narrower ranges for the others, so
+// one provider serves them all. SLEEF's 128-bit entry points pick the best SSE-level
+// implementation for the machine on first use; these ops are rare in fused kernels, so the
+// 128-bit width suffices.
 #include <sleef.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "backends/cpu/block_kernels.hpp"
 
@@ -46,6 +52,51 @@ void unary(const void* a, const void*, const void*, void* out, std::int64_t n) {
   for (int k = 0; i + k < n; ++k) y[i + k] = buffer[k];
 }
 
+// SLEEF documents its accuracy inside a range and gives infinity beyond it where the true value
+// is finite: sinhf(89) and coshf(89) (finite up to 89.4), asinhf(1e20), acoshf(1e20) and
+// log1pf(3e38) all come back as inf. Lanes whose |x| exceeds the op's limit, and NaN lanes, are
+// recomputed with libm, so results never depend on the neighbouring elements.
+template <class T, auto f, class Libm>
+void guarded_unary(const void* a, const void*, const void*, void* out, std::int64_t n) {
+  using S = Sse<T>;
+  const T* x = static_cast<const T*>(a);
+  T* y = static_cast<T*>(out);
+  const T limit = static_cast<T>(sizeof(T) == 4 ? Libm::kFloatLimit : Libm::kDoubleLimit);
+  for (std::int64_t i = 0; i < n; i += S::kLanes) {
+    const int m = static_cast<int>(std::min<std::int64_t>(S::kLanes, n - i));
+    T in[S::kLanes], result[S::kLanes];
+    for (int k = 0; k < S::kLanes; ++k) in[k] = k < m ? x[i + k] : T{1};
+    S::store(result, f(S::load(in)));
+    for (int k = 0; k < m; ++k) y[i + k] = std::abs(in[k]) <= limit ? result[k] : Libm{}(in[k]);
+  }
+}
+
+constexpr double kWhole = std::numeric_limits<double>::infinity();  // SLEEF is right everywhere
+
+// Each: libm's function, and the |x| up to which SLEEF is documented to be within 1 ulp.
+#define SWITCHYARD_LIBM(fn, float_limit, double_limit)   \
+  struct Libm_##fn {                                     \
+    static constexpr double kFloatLimit = float_limit;   \
+    static constexpr double kDoubleLimit = double_limit; \
+    template <class T>                                   \
+    T operator()(T x) const {                            \
+      return std::fn(x);                                 \
+    }                                                    \
+  };
+SWITCHYARD_LIBM(asin, kWhole, kWhole)
+SWITCHYARD_LIBM(acos, kWhole, kWhole)
+SWITCHYARD_LIBM(atan, kWhole, kWhole)
+SWITCHYARD_LIBM(sinh, 88.5, 709)
+SWITCHYARD_LIBM(cosh, 88.5, 709)
+SWITCHYARD_LIBM(asinh, 1.84e19, 1.34e154)
+SWITCHYARD_LIBM(acosh, 1.84e19, 1.34e154)
+SWITCHYARD_LIBM(atanh, kWhole, kWhole)
+SWITCHYARD_LIBM(expm1, kWhole, kWhole)
+SWITCHYARD_LIBM(log1p, 1e38, 1e307)
+SWITCHYARD_LIBM(log2, kWhole, kWhole)
+SWITCHYARD_LIBM(log10, kWhole, kWhole)
+#undef SWITCHYARD_LIBM
+
 template <class T, auto f>
 void binary(const void* a, const void* b, const void*, void* out, std::int64_t n) {
   using S = Sse<T>;
@@ -79,6 +130,29 @@ BlockFn vector_math_block_kernel(ir::OpCode op, DType t) {
     case ir::OpCode::Atan2:
       if (f32) return &binary<float, Sleef_atan2f4_u10>;
       return &binary<double, Sleef_atan2d2_u10>;
+    case ir::OpCode::Hypot:
+      if (f32) return &binary<float, Sleef_hypotf4_u05>;
+      return &binary<double, Sleef_hypotd2_u05>;
+    case ir::OpCode::CopySign:
+      if (f32) return &binary<float, Sleef_copysignf4>;
+      return &binary<double, Sleef_copysignd2>;
+#define SWITCHYARD_GUARDED(opcode, fn)                                    \
+  case ir::OpCode::opcode:                                                \
+    if (f32) return &guarded_unary<float, Sleef_##fn##f4_u10, Libm_##fn>; \
+    return &guarded_unary<double, Sleef_##fn##d2_u10, Libm_##fn>;
+      SWITCHYARD_GUARDED(Asin, asin)
+      SWITCHYARD_GUARDED(Acos, acos)
+      SWITCHYARD_GUARDED(Atan, atan)
+      SWITCHYARD_GUARDED(Sinh, sinh)
+      SWITCHYARD_GUARDED(Cosh, cosh)
+      SWITCHYARD_GUARDED(Asinh, asinh)
+      SWITCHYARD_GUARDED(Acosh, acosh)
+      SWITCHYARD_GUARDED(Atanh, atanh)
+      SWITCHYARD_GUARDED(Expm1, expm1)
+      SWITCHYARD_GUARDED(Log1p, log1p)
+      SWITCHYARD_GUARDED(Log2, log2)
+      SWITCHYARD_GUARDED(Log10, log10)
+#undef SWITCHYARD_GUARDED
     default:
       return nullptr;
   }
