@@ -219,6 +219,21 @@ TEST_F(Fusion, ResultsOfOneShapeEvaluatedTogetherShareOneKernel) {
   expect_close(y3, e3, false, "where(a > b, a, b) - 1");
 }
 
+TEST_F(Fusion, MoreResultsOfOneShapeThanALaunchWritesAreSplitIntoKernels) {
+  const std::int64_t n = 100;
+  const auto va = random_values(n, DType::Float32, 45);
+  const Array a = host_array(va, {n}, DType::Float32);
+  std::vector<Array> results;
+  for (int k = 0; k < 20; ++k) results.push_back(a * static_cast<double>(k));
+  const Explanation e = explain([&] { eval(results); });
+  EXPECT_EQ(e.kernels.size(), 2u) << e.to_string();  // 16 outputs, then 4
+  for (int k = 0; k < 20; ++k) {
+    std::vector<double> expected;
+    for (double v : va) expected.push_back(v * k);
+    expect_close(results[k], expected, false, "a * k");
+  }
+}
+
 TEST_F(Fusion, ResultsOfTwoShapesAreTwoKernels) {
   const auto va = random_values(100, DType::Float32, 43),
              vc = random_values(60, DType::Float32, 44);

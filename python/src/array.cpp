@@ -64,7 +64,7 @@ const char* const kOperators[][2] = {
     {"add", "add"},         {"sub", "subtract"},          {"mul", "multiply"},
     {"truediv", "divide"},  {"floordiv", "floor_divide"}, {"mod", "mod"},
     {"pow", "power"},       {"and", "bitwise_and"},       {"or", "bitwise_or"},
-    {"xor", "bitwise_xor"},
+    {"xor", "bitwise_xor"}, {"lshift", "left_shift"},     {"rshift", "right_shift"},
 };
 
 const char* const kComparisons[][2] = {

@@ -5,11 +5,10 @@
 namespace switchyard::python {
 namespace {
 
-#define SWITCHYARD_BINARY(fn)                                                   \
-  BinaryOp {                                                                    \
-#fn, static_cast < Array (*)(const Array&, const Array&)>(&switchyard::fn), \
-        static_cast < Array (*)(const Array&, Scalar)>(&switchyard::fn),        \
-        static_cast < Array (*)(Scalar, const Array&)>(&switchyard::fn)         \
+// Each member's function-pointer type picks its overload of fn.
+#define SWITCHYARD_BINARY(fn)                              \
+  BinaryOp {                                               \
+#fn, &switchyard::fn, &switchyard::fn, &switchyard::fn \
   }
 
 const BinaryOp kBinary[] = {
@@ -24,23 +23,30 @@ const BinaryOp kBinary[] = {
     SWITCHYARD_BINARY(logical_and),  SWITCHYARD_BINARY(logical_or),
     SWITCHYARD_BINARY(logical_xor),  SWITCHYARD_BINARY(bitwise_and),
     SWITCHYARD_BINARY(bitwise_or),   SWITCHYARD_BINARY(bitwise_xor),
+    SWITCHYARD_BINARY(left_shift),   SWITCHYARD_BINARY(right_shift),
+    SWITCHYARD_BINARY(hypot),        SWITCHYARD_BINARY(copysign),
+    SWITCHYARD_BINARY(logaddexp),
 };
 #undef SWITCHYARD_BINARY
 
-#define SWITCHYARD_UNARY(fn)                                     \
-  UnaryOp {                                                      \
-#fn, static_cast < Array (*)(const Array&)>(&switchyard::fn) \
+#define SWITCHYARD_UNARY(fn) \
+  UnaryOp {                  \
+#fn, &switchyard::fn     \
   }
 
 const UnaryOp kUnary[] = {
-    SWITCHYARD_UNARY(negative),    SWITCHYARD_UNARY(abs),    SWITCHYARD_UNARY(sign),
-    SWITCHYARD_UNARY(logical_not), SWITCHYARD_UNARY(invert), SWITCHYARD_UNARY(exp),
-    SWITCHYARD_UNARY(log),         SWITCHYARD_UNARY(sqrt),   SWITCHYARD_UNARY(sin),
-    SWITCHYARD_UNARY(cos),         SWITCHYARD_UNARY(tan),    SWITCHYARD_UNARY(tanh),
-    SWITCHYARD_UNARY(floor),       SWITCHYARD_UNARY(ceil),   SWITCHYARD_UNARY(round),
-    SWITCHYARD_UNARY(trunc),       SWITCHYARD_UNARY(isnan),  SWITCHYARD_UNARY(isinf),
-    SWITCHYARD_UNARY(isfinite),    SWITCHYARD_UNARY(real),   SWITCHYARD_UNARY(imag),
-    SWITCHYARD_UNARY(conj),
+    SWITCHYARD_UNARY(negative),    SWITCHYARD_UNARY(abs),     SWITCHYARD_UNARY(sign),
+    SWITCHYARD_UNARY(logical_not), SWITCHYARD_UNARY(invert),  SWITCHYARD_UNARY(exp),
+    SWITCHYARD_UNARY(log),         SWITCHYARD_UNARY(sqrt),    SWITCHYARD_UNARY(sin),
+    SWITCHYARD_UNARY(cos),         SWITCHYARD_UNARY(tan),     SWITCHYARD_UNARY(tanh),
+    SWITCHYARD_UNARY(floor),       SWITCHYARD_UNARY(ceil),    SWITCHYARD_UNARY(round),
+    SWITCHYARD_UNARY(trunc),       SWITCHYARD_UNARY(isnan),   SWITCHYARD_UNARY(isinf),
+    SWITCHYARD_UNARY(isfinite),    SWITCHYARD_UNARY(real),    SWITCHYARD_UNARY(imag),
+    SWITCHYARD_UNARY(conj),        SWITCHYARD_UNARY(arcsin),  SWITCHYARD_UNARY(arccos),
+    SWITCHYARD_UNARY(arctan),      SWITCHYARD_UNARY(sinh),    SWITCHYARD_UNARY(cosh),
+    SWITCHYARD_UNARY(arcsinh),     SWITCHYARD_UNARY(arccosh), SWITCHYARD_UNARY(arctanh),
+    SWITCHYARD_UNARY(expm1),       SWITCHYARD_UNARY(log1p),   SWITCHYARD_UNARY(log2),
+    SWITCHYARD_UNARY(log10),       SWITCHYARD_UNARY(signbit),
 };
 #undef SWITCHYARD_UNARY
 

@@ -201,18 +201,30 @@ arctan2 = _switchyard.arctan2
 bitwise_invert = _switchyard.invert
 invert = _switchyard.invert
 concatenate = _switchyard.concat
-# The functions the IR gained for the standard, under both the standard's and NumPy's names.
-for _name, _alias in (("asin", "arcsin"), ("acos", "arccos"), ("atan", "arctan"),
-                      ("asinh", "arcsinh"), ("acosh", "arccosh"), ("atanh", "arctanh"),
-                      ("sinh", None), ("cosh", None), ("expm1", None), ("log1p", None),
-                      ("log2", None), ("log10", None), ("hypot", None), ("copysign", None),
-                      ("logaddexp", None), ("signbit", None), ("bitwise_left_shift", "left_shift"),
-                      ("bitwise_right_shift", "right_shift")):
-    _impl = getattr(_switchyard, _name, None) or getattr(_switchyard, _alias or "", None)
-    if _impl is not None:
-        globals()[_name] = _impl
-        if _alias:
-            globals()[_alias] = _impl
+from ._switchyard import (  # noqa: E402,F401 - NumPy's names of these
+    arccos,
+    arccosh,
+    arcsin,
+    arcsinh,
+    arctan,
+    arctanh,
+    copysign,
+    cosh,
+    expm1,
+    hypot,
+    left_shift,
+    log1p,
+    log2,
+    log10,
+    logaddexp,
+    right_shift,
+    signbit,
+    sinh,
+)
+
+asin, acos, atan = arcsin, arccos, arctan
+asinh, acosh, atanh = arcsinh, arccosh, arctanh
+bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 
 
 # ---- Array methods written in Python: the namespace, devices, NumPy interop and printing
@@ -283,4 +295,4 @@ Array.tolist = _tolist
 for _name in ("sum", "prod", "mean", "min", "max", "any", "all", "var", "std", "argmin",
               "argmax", "cumsum", "cumprod", "argsort", "clip", "round", "conj", "nonzero"):
     setattr(Array, _name, _method(globals()[_name]))
-del _name, _alias, _impl
+del _name

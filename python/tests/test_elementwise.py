@@ -18,14 +18,21 @@ BINARY = {
     "maximum": NUMERIC, "minimum": NUMERIC, "equal": DTYPES, "not_equal": DTYPES,
     "less": NUMERIC, "less_equal": NUMERIC, "greater": NUMERIC, "greater_equal": NUMERIC,
     "logical_and": ["bool"], "logical_or": ["bool"], "logical_xor": ["bool"],
-    "floor_divide": NUMERIC, "arctan2": FLOATS,
+    "floor_divide": NUMERIC, "arctan2": FLOATS, "hypot": FLOATS, "copysign": FLOATS,
+    "logaddexp": FLOATS, "bitwise_and": ["bool", "int32", "int64"],
+    "bitwise_or": ["bool", "int32", "int64"], "bitwise_xor": ["bool", "int32", "int64"],
+    "left_shift": ["int32", "int64"], "right_shift": ["int32", "int64"],
 }
 UNARY = {
     "negative": NUMERIC, "abs": NUMERIC, "sign": NUMERIC, "exp": FLOATS, "log": FLOATS,
     "sqrt": FLOATS, "sin": FLOATS, "cos": FLOATS, "tan": FLOATS, "tanh": FLOATS,
     "floor": FLOATS, "ceil": FLOATS, "round": FLOATS, "trunc": FLOATS, "isnan": FLOATS,
-    "isinf": FLOATS, "isfinite": FLOATS, "logical_not": ["bool"],
+    "isinf": FLOATS, "isfinite": FLOATS, "logical_not": ["bool"], "arcsin": FLOATS,
+    "arccos": FLOATS, "arctan": FLOATS, "sinh": FLOATS, "cosh": FLOATS, "arcsinh": FLOATS,
+    "arccosh": FLOATS, "arctanh": FLOATS, "expm1": FLOATS, "log1p": FLOATS, "log2": FLOATS,
+    "log10": FLOATS, "signbit": FLOATS, "invert": ["bool", "int32", "int64"],
 }
+POSITIVE_DOMAIN = ("log", "sqrt", "log1p", "log2", "log10")
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -50,8 +57,8 @@ def test_every_unary_function_matches_numpy_on_every_layout(on_device, rng, dtyp
         x = sy.asarray(n)
         with np.errstate(all="ignore"):
             for name in names:
-                expected = getattr(np, name)(np.abs(n) if name in ("log", "sqrt") else n)
-                arg = sy.abs(x) if name in ("log", "sqrt") else x
+                expected = getattr(np, name)(np.abs(n) if name in POSITIVE_DOMAIN else n)
+                arg = sy.abs(x) if name in POSITIVE_DOMAIN else x
                 assert_matches(getattr(sy, name)(arg), expected,
                                rtol=1e-5 if dtype == "float32" else None)
 

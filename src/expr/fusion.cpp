@@ -231,8 +231,10 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
     const NodePtr source = root->kind == NodeKind::Reduce ? operands[0] : root;
     if (!source) continue;  // realised meanwhile by another thread
     RootSpace space = space_of(*root, operands[0]);
+    // Results of one space share a kernel, as many as one launch can write.
     auto fits = [&](const Planned& p) {
-      return p.space == space && same_pin(*p.roots.front(), *root);
+      return p.space == space && same_pin(*p.roots.front(), *root) &&
+             p.roots.size() < runtime::kMaxKernelOutputs;
     };
     auto it = std::find_if(kernels.begin(), kernels.end(), fits);
     if (it == kernels.end()) it = kernels.insert(kernels.end(), Planned{std::move(space), {}, {}});

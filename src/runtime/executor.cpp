@@ -350,14 +350,15 @@ std::vector<View> realize(const Group& g) {
     }
     return outs;
   }
-  constexpr std::size_t kMaxInputs = 16, kMaxOutputs = 16;
-  if (g.inputs.size() > kMaxInputs || n_outputs > kMaxOutputs)
+  if (g.inputs.size() > kMaxKernelInputs || n_outputs > kMaxKernelOutputs)
     throw ValueError("a kernel reads " + std::to_string(g.inputs.size()) + " inputs and writes " +
-                     std::to_string(n_outputs) + " outputs: expected at most 16 of each");
+                     std::to_string(n_outputs) + " outputs: expected at most " +
+                     std::to_string(kMaxKernelInputs) + " inputs and " +
+                     std::to_string(kMaxKernelOutputs) + " outputs");
 
   scheduler::Workload w =
       scheduler::describe(kernel, elements, bytes_read(g.inputs), total_out_bytes);
-  const Buffer* buffers[kMaxInputs + kMaxOutputs];
+  const Buffer* buffers[kMaxKernelInputs + kMaxKernelOutputs];
   std::size_t placed = 0;
   for (const View& in : g.inputs) buffers[placed++] = in.buffer.get();
   // Where a destination lives counts as an input's does: the part of it the kernel leaves
@@ -374,7 +375,7 @@ std::vector<View> realize(const Group& g) {
           outs.push_back(in_place ? g.destinations[i]
                                   : contiguous_view(allocate_output(device, out_bytes[i]),
                                                     output_dtype(kernel, i), g.output_shapes[i]));
-        Operand operands[kMaxInputs], results[kMaxOutputs];
+        Operand operands[kMaxKernelInputs], results[kMaxKernelOutputs];
         for (std::size_t i = 0; i < n_outputs; ++i) {
           const View& out = outs[i];
           auto memory = [&] { return out.buffer->write_on(device); };

@@ -33,6 +33,9 @@ struct View {
 // How a view is laid out over its shape, as the IR records it for an input.
 ir::Layout classify(const Shape& shape, const Strides& strides);
 
+// The most inputs and outputs one kernel launch takes on every backend.
+inline constexpr std::size_t kMaxKernelInputs = 16, kMaxKernelOutputs = 16;
+
 // One kernel ready to run: its IR, its iteration space, the inputs viewed over that space
 // (broadcast where they were broadcast), scalar arguments, and each output's shape (the
 // iteration shape for elementwise outputs; the kept axes for reductions).
