@@ -3,7 +3,6 @@
 // JSON {"n": N, "median_s": {placement: seconds}} and, with --write DIR, the input and cpu:0's
 // result as raw little-endian float64 for bench/fft_numpy.py to time NumPy on and check against.
 // Usage: fft_bench [--write DIR]
-#include <dlpack/dlpack.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "runtime/background.hpp"
+#include "switchyard/dlpack_types.hpp"
 #include "switchyard/switchyard.hpp"
 
 namespace sy = switchyard;

@@ -1,7 +1,6 @@
 // The array API a NumPy user expects: writing into views (assign, fill, in-place operators) on
 // every device, operators, arange's dtypes, and telling the runtime about outside writes.
 // Expectations are worked out here element by element, as NumPy gives them.
-#include <dlpack/dlpack.h>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +8,7 @@
 #include <numeric>
 #include <type_traits>
 
+#include "switchyard/dlpack_types.hpp"
 #include "switchyard/switchyard.hpp"
 #include "test_support.hpp"
 

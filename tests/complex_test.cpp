@@ -1,12 +1,12 @@
 // Complex dtypes: names, NumPy promotion, storage, views of the parts sharing that storage, the
 // operations complex arrays take (and the typed error for those they do not), DLPack.
-#include <dlpack/dlpack.h>
 #include <gtest/gtest.h>
 
 #include <complex>
 #include <string>
 #include <vector>
 
+#include "switchyard/dlpack_types.hpp"
 #include "switchyard/switchyard.hpp"
 
 namespace switchyard {

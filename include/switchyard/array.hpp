@@ -162,7 +162,8 @@ class Array {
   void fill(Scalar value) const { assign(value); }
   // Tells the runtime that the host memory behind this array was written outside Switchyard
   // (memory lent with borrow() or exported with to_dlpack()): the host copy becomes the valid
-  // one and copies made on devices before are never read again.
+  // one and copies made on devices before are never read again. For an array over device memory
+  // imported with from_dlpack, that device memory is the one written and becomes the valid copy.
   void mark_modified() const;
 
   // Whether the value is still to be computed (see eval() in ops.hpp).

@@ -112,7 +112,7 @@ void Array::assign(Scalar value) const {
 
 void Array::mark_modified() const {
   require();
-  buffer()->mark_host_written();
+  buffer()->mark_borrowed_written();
 }
 
 namespace detail {

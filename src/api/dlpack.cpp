@@ -1,155 +1,156 @@
+// DLPack export and import: who owns what, and on which device the memory is. Both tensor types
+// (unversioned and DLPack 1.x) go through one template each way; the tensor description itself
+// is checked and translated in dlpack_tensor.cpp.
 #include "switchyard/dlpack.hpp"
 
-#include <dlpack/dlpack.h>
-
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
-#include "core/checked.hpp"
+#include "api/dlpack_tensor.hpp"
+#include "backends/registry.hpp"
 #include "runtime/buffer.hpp"
+#include "switchyard/dlpack_types.hpp"
 
 namespace switchyard {
 namespace {
 
-// DLPack 0.8 added kDLBool; the installed 0.6 header predates it, and NumPy exports bool with it.
-constexpr std::uint8_t kDLBoolCode = 6;
+using dlpack::device_type_name;
 
-DLDataType to_dl(DType t) {
-  switch (t) {
-    case DType::Bool:
-      return {kDLBoolCode, 8, 1};
-    case DType::Int32:
-      return {kDLInt, 32, 1};
-    case DType::Int64:
-      return {kDLInt, 64, 1};
-    case DType::Float32:
-      return {kDLFloat, 32, 1};
-    case DType::Float64:
-      return {kDLFloat, 64, 1};
-    case DType::Complex64:
-      return {kDLComplex, 64, 1};
-    case DType::Complex128:
-      return {kDLComplex, 128, 1};
+constexpr bool is_versioned(const DLManagedTensor*) {
+  return false;
+}
+constexpr bool is_versioned(const DLManagedTensorVersioned*) {
+  return true;
+}
+
+// ---- devices
+
+// Why this process has no CUDA device `id`, for messages.
+std::string no_cuda_device(std::int32_t id) {
+  for (const BackendStatus& status : Registry::instance().backends())
+    if (status.backend->name() == "cuda")
+      return status.reason.empty() ? "the CUDA backend has no device " + std::to_string(id)
+                                   : "the CUDA backend is unavailable: " + status.reason;
+  return "this build of Switchyard has no CUDA backend";
+}
+
+// The CUDA device DLPack calls `id`; throws DLPackError, saying why, when there is none. The
+// CUDA backend numbers its devices by the driver's ordinal, as DLPack's device_id does.
+Device& cuda_device(std::int32_t id, const char* operation) {
+  for (Device* device : Registry::instance().devices())
+    if (device->info().backend == "cuda" && device->info().index == id) return *device;
+  throw DLPackError(std::string(operation) + " on CUDA device " + std::to_string(id) + ": " +
+                    no_cuda_device(id) +
+                    "; expected a CUDA device this process has (switchyard info lists them), or "
+                    "the host");
+}
+
+// The device an imported tensor's memory is on, or null for memory the host addresses: pinned
+// (kDLCUDAHost) and managed (kDLCUDAManaged) CUDA memory are host pointers too.
+Device* import_device(const DLDevice& device) {
+  switch (device.device_type) {
+    case kDLCPU:
+    case kDLCUDAHost:
+    case kDLCUDAManaged:
+      return nullptr;
+    case kDLCUDA:
+      return &cuda_device(device.device_id, "from_dlpack");
+    default:
+      throw DLPackError("DLPack tensor lives on device type " +
+                        device_type_name(device.device_type) +
+                        ": expected host memory (kDLCPU, kDLCUDAHost, kDLCUDAManaged) or a CUDA "
+                        "device of this process (kDLCUDA); copy it to one of those first");
   }
-  return {};
 }
 
-DType from_dl(DLDataType t) {
-  if (t.lanes != 1)
-    throw DLPackError("DLPack tensor has " + std::to_string(t.lanes) + " vector lanes: expected 1");
-  if (t.code == kDLFloat && t.bits == 32) return DType::Float32;
-  if (t.code == kDLFloat && t.bits == 64) return DType::Float64;
-  if (t.code == kDLInt && t.bits == 32) return DType::Int32;
-  if (t.code == kDLInt && t.bits == 64) return DType::Int64;
-  if (t.code == kDLBoolCode && t.bits == 8) return DType::Bool;
-  if (t.code == kDLComplex && t.bits == 64) return DType::Complex64;
-  if (t.code == kDLComplex && t.bits == 128) return DType::Complex128;
-  throw DLPackError("DLPack dtype (code " + std::to_string(t.code) + ", " + std::to_string(t.bits) +
-                    " bits) is not supported: expected bool, int32, int64, float32, float64, "
-                    "complex64 or complex128");
-}
+// ---- export
 
 // What an exported tensor owns: the array (keeping its buffer alive) and the shape/strides the
 // DLTensor points into.
+template <class Managed>
 struct ExportContext {
   Array array;
   std::int64_t shape[kMaxRank];
   std::int64_t strides[kMaxRank];
-  DLManagedTensor tensor;
+  Managed tensor{};
 };
 
-// The memory an imported tensor's elements occupy: from its lowest element to its highest.
-struct Region {
-  std::byte* first = nullptr;
-  std::size_t bytes = 0;
-  std::int64_t offset = 0;  // of the tensor's own first element, in elements from `first`
-};
-
-[[noreturn]] void unaddressable(const DLTensor& t, const Shape& shape, const Strides& strides) {
-  throw IndexError("DLPack tensor of shape " + to_string(shape) + " with strides " +
-                   to_string(strides) + " and byte_offset " + std::to_string(t.byte_offset) +
-                   " reaches memory outside what 64-bit addresses can hold: expected shape, "
-                   "strides and offset that stay inside one allocation; the producer's tensor is "
-                   "malformed");
+template <class Managed>
+void delete_export(Managed* self) {
+  delete static_cast<ExportContext<Managed>*>(self->manager_ctx);
 }
 
-// Every step is checked: a reach that wraps would otherwise make a small region of a view that
-// reads far outside it.
-Region borrowed_region(const DLTensor& t, const Shape& shape, const Strides& strides, DType dtype,
-                       bool empty) {
-  if (empty) return {static_cast<std::byte*>(t.data), 0, 0};
-  const auto item = static_cast<std::int64_t>(size_of(dtype));
-  const auto span = element_span(shape, strides, 0);
-  if (!span) unaddressable(t, shape, strides);
-  const auto extent = checked::sub(span->hi, span->lo);  // elements after the lowest one
-  const auto count = extent ? checked::add<std::int64_t>(*extent, 1) : std::nullopt;
-  const auto bytes = count ? checked::mul(*count, item) : std::nullopt;
-  const auto lo_bytes = checked::mul(span->lo, item);
-  if (!bytes || !lo_bytes || t.byte_offset > static_cast<std::uint64_t>(INT64_MAX))
-    unaddressable(t, shape, strides);
-  const auto start = checked::add(static_cast<std::int64_t>(t.byte_offset), *lo_bytes);
-  if (!start) unaddressable(t, shape, strides);
-  // The region's first and one-past-last addresses must not wrap around the address space.
-  const auto base = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(t.data));
-  const auto below = static_cast<std::uint64_t>(-(*start + 1)) + 1;  // |start| when negative
-  if (*start < 0 && below > base) unaddressable(t, shape, strides);
-  const std::uint64_t address = *start < 0 ? base - below : base;
-  const auto from = *start < 0 ? std::optional(address)
-                               : checked::add(address, static_cast<std::uint64_t>(*start));
-  if (!from || !checked::add(*from, static_cast<std::uint64_t>(*bytes)))
-    unaddressable(t, shape, strides);
-  return {reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(*from)),
-          static_cast<std::size_t>(*bytes), -span->lo};
-}
-
-// Kernels load bool elements as C++ bool, for which a byte other than 0 or 1 is undefined
-// behaviour; NumPy and PyTorch write only 0 and 1, so any other byte is a malformed tensor. Walks
-// the view's own elements (not the gaps between them), from `first`, in index order.
-void check_bool_bytes(const std::byte* first, const Shape& shape, const Strides& strides) {
-  const int rank = static_cast<int>(shape.size());
-  std::vector<std::int64_t> index(static_cast<std::size_t>(rank), 0);
-  std::int64_t at = 0;
-  for (std::int64_t i = 0, n = element_count(shape); i < n; ++i) {
-    const auto byte = std::to_integer<unsigned>(first[at]);
-    if (byte > 1)
-      throw DLPackError("DLPack bool tensor holds the byte " + std::to_string(byte) +
-                        " at element " + std::to_string(i) +
-                        ": expected 0 or 1 in every element; convert with `x != 0` first");
-    for (int d = rank - 1; d >= 0; --d) {
-      if (++index[d] < shape[d]) {
-        at += strides[d];
-        break;
-      }
-      at -= strides[d] * (shape[d] - 1);
-      index[d] = 0;
-    }
+// The memory on `device` holding `a`'s valid data, brought there first if needed. A CUDA copy
+// is returned once the device is idle: kernels writing it may still be queued on its stream,
+// which a consumer's stream is not ordered after.
+void* exported_data(const Array& a, DLPackDevice device) {
+  Buffer& storage = *a.buffer();
+  if (device.type == kDLCPU) return storage.host_data();
+  if (device.type == kDLCUDA) {
+    Device& gpu = cuda_device(device.id, "to_dlpack");
+    if (storage.bytes() == 0) return nullptr;  // nothing to allocate or read
+    const DeviceMemory memory = storage.read_on(gpu);
+    gpu.synchronize();
+    return memory.handle;
   }
+  throw DLPackError("to_dlpack to device type " + device_type_name(device.type) +
+                    ": expected the host (kDLCPU) or a CUDA device (kDLCUDA); OpenCL memory is "
+                    "exported through the host");
 }
 
-// The tensors imported and not yet released: a DLManagedTensor is consumed by its first import,
-// and a second import would run its deleter twice (a double free in the producer).
+template <class Managed>
+Managed* export_array(const Array& source, DLPackDevice device, bool copy) {
+  if (!source) throw ValueError("to_dlpack of a null Array: expected an array");
+  auto ctx = std::make_unique<ExportContext<Managed>>();
+  ctx->array = copy ? source.copy() : source;
+  const Array& a = ctx->array;
+  for (int i = 0; i < a.ndim(); ++i) ctx->shape[i] = a.shape()[i], ctx->strides[i] = a.strides()[i];
+  DLTensor& t = ctx->tensor.dl_tensor;
+  t.data = exported_data(a, device);
+  t.device = {device.type == kDLCPU ? kDLCPU : kDLCUDA, device.type == kDLCPU ? 0 : device.id};
+  t.ndim = a.ndim();
+  t.dtype = dlpack::to_dl(a.dtype());
+  t.shape = ctx->shape;
+  t.strides = ctx->strides;
+  t.byte_offset = static_cast<std::uint64_t>(a.offset()) * a.itemsize();
+  if constexpr (is_versioned(static_cast<Managed*>(nullptr))) {
+    ctx->tensor.version = {1, 0};
+    ctx->tensor.flags = copy ? DLPACK_FLAG_BITMASK_IS_COPIED : 0;
+  }
+  ctx->tensor.manager_ctx = ctx.get();
+  ctx->tensor.deleter = &delete_export<Managed>;
+  return &ctx.release()->tensor;
+}
+
+// ---- import
+
+// The tensors imported and not yet released: a managed tensor is consumed by its first import,
+// and a second import would run its deleter twice (a double free in the producer). Keyed by
+// address, for both tensor types.
 class LiveImports {
  public:
   // Records `t` as imported; throws DLPackError when it already is.
-  void claim(DLManagedTensor* t) {
+  void claim(const void* t) {
     std::lock_guard lock(mutex_);
     if (!live_.insert(t).second)
       throw DLPackError(
-          "from_dlpack was given a DLManagedTensor that is already imported and not yet released: "
+          "from_dlpack was given a DLPack tensor that is already imported and not yet released: "
           "expected a tensor not consumed before; import it once and share the Array, or export a "
           "new tensor from the producer");
   }
-  void forget(DLManagedTensor* t) {
+  void forget(const void* t) {
     std::lock_guard lock(mutex_);
     live_.erase(t);
   }
 
  private:
   std::mutex mutex_;  // guards live_; imports and releases happen on any thread
-  std::unordered_set<DLManagedTensor*> live_;
+  std::unordered_set<const void*> live_;
 };
 
 LiveImports& live_imports() {
@@ -157,35 +158,40 @@ LiveImports& live_imports() {
   return *imports;
 }
 
-}  // namespace
-
-DLManagedTensor* to_dlpack(const Array& a) {
-  if (!a) throw ValueError("to_dlpack of a null Array: expected an array");
-  auto ctx = std::make_unique<ExportContext>();
-  ctx->array = a;
-  for (int i = 0; i < a.ndim(); ++i) ctx->shape[i] = a.shape()[i], ctx->strides[i] = a.strides()[i];
-  DLTensor& t = ctx->tensor.dl_tensor;
-  t.data = a.buffer()->host_data();
-  t.device = {kDLCPU, 0};
-  t.ndim = a.ndim();
-  t.dtype = to_dl(a.dtype());
-  t.shape = ctx->shape;
-  t.strides = ctx->strides;
-  t.byte_offset = static_cast<std::uint64_t>(a.offset()) * a.itemsize();
-  ctx->tensor.manager_ctx = ctx.get();
-  ctx->tensor.deleter = [](DLManagedTensor* self) {
-    delete static_cast<ExportContext*>(self->manager_ctx);
-  };
-  return &ctx.release()->tensor;
+// Reads a bool tensor on a device through a temporary host copy: the check costs a transfer, but
+// a byte other than 0 or 1 loaded as bool is undefined behaviour in device kernels too.
+void check_bool_bytes_on(Device& device, const dlpack::Region& region, const Shape& shape,
+                         const Strides& strides) {
+  std::vector<std::byte> host(region.bytes);
+  device.copy_to_host(host.data(), {region.first, region.bytes}, 0, region.bytes);
+  dlpack::check_bool_bytes(host.data() + region.offset, shape, strides);
 }
 
-Array from_dlpack(DLManagedTensor* tensor) {
-  if (!tensor) throw DLPackError("from_dlpack of a null tensor: expected a DLManagedTensor");
+// The storage of an imported tensor's memory, zero-copy; `release` hands the tensor back.
+std::shared_ptr<Buffer> borrow(Device* device, const dlpack::Region& region, DType dtype,
+                               std::function<void()> release) {
+  if (!device)
+    return Array::borrow(region.first, region.bytes,
+                         Shape{static_cast<std::int64_t>(region.bytes / size_of(dtype))}, dtype,
+                         std::move(release))
+        .buffer();
+  // The producer may free or reuse the memory once released: Switchyard's kernels queued on it
+  // must be finished first. A failing device reported its error where the work failed.
+  auto release_when_idle = [device, release = std::move(release)] {
+    try {
+      device->synchronize();
+    } catch (const Error&) {
+    }
+    release();
+  };
+  return Buffer::borrow_on(*device, {region.first, region.bytes}, std::move(release_when_idle));
+}
+
+template <class Managed>
+Array import_tensor(Managed* tensor) {
   const DLTensor& t = tensor->dl_tensor;
-  if (t.device.device_type != kDLCPU && t.device.device_type != kDLCUDAHost)
-    throw DLPackError("DLPack tensor lives on device type " + std::to_string(t.device.device_type) +
-                      ": expected host memory (kDLCPU); copy it to the host first");
-  const DType dtype = from_dl(t.dtype);
+  Device* device = import_device(t.device);
+  const DType dtype = dlpack::from_dl(t.dtype);
   if (t.ndim < 0 || t.ndim > kMaxRank)
     throw DLPackError("DLPack tensor has " + std::to_string(t.ndim) + " dimensions: expected 0.." +
                       std::to_string(kMaxRank));
@@ -196,24 +202,86 @@ Array from_dlpack(DLManagedTensor* tensor) {
     throw DLPackError("DLPack byte_offset " + std::to_string(t.byte_offset) +
                       " is not a multiple of the element size " + std::to_string(size_of(dtype)));
   const bool empty = element_count(shape) == 0;
-  const Region region = borrowed_region(t, shape, strides, dtype, empty);
-  if (dtype == DType::Bool && !empty)
-    check_bool_bytes(region.first + region.offset, shape, strides);
+  if (empty) device = nullptr;  // no memory to use on a device: an empty host array
+  const dlpack::Region region = dlpack::borrowed_region(t, shape, strides, dtype, empty);
+  if (dtype == DType::Bool && !empty) {
+    if (device)
+      check_bool_bytes_on(*device, region, shape, strides);
+    else
+      dlpack::check_bool_bytes(region.first + region.offset, shape, strides);
+  }
   auto release = [tensor] {
     live_imports().forget(tensor);  // before the deleter: the producer may reuse the address
     if (tensor->deleter) tensor->deleter(tensor);
   };
   live_imports().claim(tensor);
-  Array base;
+  std::shared_ptr<Buffer> storage;
   try {
-    base = Array::borrow(region.first, region.bytes,
-                         Shape{static_cast<std::int64_t>(region.bytes / size_of(dtype))}, dtype,
-                         release);
+    storage = borrow(device, region, dtype, release);
   } catch (...) {
     live_imports().forget(tensor);  // rejected: the tensor stays the caller's, importable again
     throw;
   }
-  return Array(base.buffer(), dtype, shape, strides, region.offset);
+  return Array(std::move(storage), dtype, shape, strides, region.offset);
+}
+
+}  // namespace
+
+DLPackDevice dlpack_device(const Array& a) {
+  if (!a) throw ValueError("dlpack_device of a null Array: expected an array");
+  const Buffer& storage = *a.buffer();
+  if (storage.valid_on_host()) return kDLPackHost;
+  for (Device* device : Registry::instance().devices())
+    if (device->info().backend == "cuda" && storage.valid_on(*device))
+      return dlpack_cuda(device->info().index);
+  return kDLPackHost;
+}
+
+DLManagedTensor* to_dlpack(const Array& a, DLPackDevice device, bool copy) {
+  return export_array<DLManagedTensor>(a, device, copy);
+}
+
+DLManagedTensorVersioned* to_dlpack_versioned(const Array& a, DLPackDevice device, bool copy) {
+  return export_array<DLManagedTensorVersioned>(a, device, copy);
+}
+
+void mark_modified(const Array& a, DLPackDevice device) {
+  if (!a) throw ValueError("mark_modified of a null Array: expected an array");
+  Buffer& storage = *a.buffer();
+  if (device.type == kDLCPU) return storage.mark_host_written();
+  if (device.type != kDLCUDA)
+    throw DLPackError("mark_modified on device type " + device_type_name(device.type) +
+                      ": expected the host (kDLCPU) or a CUDA device (kDLCUDA)");
+  Device& gpu = cuda_device(device.id, "mark_modified");
+  // Marking a device without a valid copy would leave no valid copy anywhere.
+  if (!storage.valid_on(gpu))
+    throw ValueError("mark_modified on " + gpu.info().id() +
+                     ", where the array has no valid copy: expected the device it was exported "
+                     "to; export it there again (to_dlpack) before writing through the export");
+  storage.mark_written(gpu);
+}
+
+Array from_dlpack(DLManagedTensor* tensor) {
+  if (!tensor) throw DLPackError("from_dlpack of a null tensor: expected a DLManagedTensor");
+  return import_tensor(tensor);
+}
+
+Array from_dlpack(DLManagedTensorVersioned* tensor) {
+  if (!tensor)
+    throw DLPackError("from_dlpack of a null tensor: expected a DLManagedTensorVersioned");
+  // DLPack keeps only the version stable across major versions: nothing else is read.
+  if (tensor->version.major > 1)
+    throw DLPackError("DLPack tensor of version " + std::to_string(tensor->version.major) + "." +
+                      std::to_string(tensor->version.minor) +
+                      ": expected major version 1 (DLPack 1.x); the tensor is left to its "
+                      "producer, its deleter not called");
+  const bool read_only = tensor->flags & DLPACK_FLAG_BITMASK_READ_ONLY;
+  Array imported = import_tensor(tensor);
+  if (!read_only) return imported;
+  // Switchyard writes into arrays in place, so a read-only tensor becomes a copy; the import is
+  // released here, once the copy is computed.
+  const Array copy = imported.copy();
+  return Array(copy.buffer(), copy.dtype(), copy.shape(), copy.strides(), copy.offset());
 }
 
 }  // namespace switchyard

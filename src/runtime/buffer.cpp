@@ -16,6 +16,7 @@ std::shared_ptr<Buffer> Buffer::borrow_host(void* data, std::size_t bytes,
   std::shared_ptr<Buffer> b(new Buffer(bytes));
   b->host_ = static_cast<std::byte*>(data);
   b->host_valid_ = true;
+  b->host_borrowed_ = true;
   b->release_ = release ? std::move(release) : [] {};
   return b;
 }
@@ -27,12 +28,19 @@ std::shared_ptr<Buffer> Buffer::allocate_on(Device& device, std::size_t bytes) {
   return b;
 }
 
+std::shared_ptr<Buffer> Buffer::borrow_on(Device& device, DeviceMemory memory,
+                                          std::function<void()> release) {
+  std::shared_ptr<Buffer> b(new Buffer(memory.bytes));
+  b->device_copies_.push_back({&device, memory, true, true});
+  b->release_ = release ? std::move(release) : [] {};
+  return b;
+}
+
 Buffer::~Buffer() {
-  for (auto& c : device_copies_) c.device->free(c.memory);
-  if (release_)
-    release_();
-  else
-    host_memory::release(host_, bytes_);
+  for (auto& c : device_copies_)
+    if (!c.borrowed) c.device->free(c.memory);
+  if (!host_borrowed_) host_memory::release(host_, bytes_);
+  if (release_) release_();
 }
 
 bool Buffer::valid_on_host() const {
@@ -139,6 +147,19 @@ void Buffer::mark_host_written() {
   if (!host_) return;  // no host memory yet: nothing can have been written there
   for (auto& c : device_copies_) c.valid = false;
   host_valid_ = true;
+}
+
+void Buffer::mark_borrowed_written() {
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& c : device_copies_) {
+      if (!c.borrowed) continue;
+      for (auto& other : device_copies_) other.valid = &other == &c;
+      host_valid_ = false;
+      return;
+    }
+  }
+  mark_host_written();
 }
 
 }  // namespace switchyard

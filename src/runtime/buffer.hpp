@@ -28,6 +28,10 @@ class Buffer {
                                              std::function<void()> release);
   // Memory on `device` only, to be written by a kernel there before it is read.
   static std::shared_ptr<Buffer> allocate_on(Device& device, std::size_t bytes);
+  // Caller's memory on `device` (not host-addressable) used in place, valid there only; a host
+  // copy is made only when read there. `release` runs when the last array using it goes away.
+  static std::shared_ptr<Buffer> borrow_on(Device& device, DeviceMemory memory,
+                                           std::function<void()> release);
 
   ~Buffer();
   Buffer(const Buffer&) = delete;
@@ -55,12 +59,15 @@ class Buffer {
   // After the host copy was written (through host_data(), or by the owner of memory lent out):
   // it alone is valid.
   void mark_host_written();
+  // After the owner of borrowed memory wrote it: that copy (host or device) alone is valid.
+  void mark_borrowed_written();
 
  private:
   struct DeviceCopy {
     Device* device;
     DeviceMemory memory;
     bool valid;
+    bool borrowed = false;  // the caller's memory: released by release_, never freed here
   };
   explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
   void ensure_host_allocated();         // mutex_ held
@@ -70,7 +77,8 @@ class Buffer {
   mutable std::mutex mutex_;
   std::byte* host_ = nullptr;
   bool host_valid_ = false;
-  std::function<void()> release_;  // set for borrowed host memory
+  bool host_borrowed_ = false;     // host_ is the caller's memory, released by release_
+  std::function<void()> release_;  // set for borrowed memory (host or device)
   std::vector<DeviceCopy> device_copies_;
 };
 

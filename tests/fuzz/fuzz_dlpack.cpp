@@ -5,7 +5,6 @@
 // in 128-bit arithmetic) is read back (or, for bool, whose elements import reads, imported): then
 // every element read must stay inside it (ASan). In every case the deleter runs exactly once when
 // the import succeeds and never when it fails.
-#include <dlpack/dlpack.h>
 
 #include <algorithm>
 #include <cstddef>
@@ -16,6 +15,7 @@
 #include "fuzz_support.hpp"
 #include "switchyard/array.hpp"
 #include "switchyard/dlpack.hpp"
+#include "switchyard/dlpack_types.hpp"
 #include "switchyard/error.hpp"
 
 namespace {

@@ -83,7 +83,9 @@ class Backend final : public switchyard::Backend {
       try {
         CUdevice device = 0;
         check(driver().cuDeviceGet(&device, ordinal), "cuDeviceGet", where);
-        const int index = static_cast<int>(devices_.size());
+        // The driver's ordinal, even when an earlier device failed to open: DLPack's device_id
+        // and CUDA_VISIBLE_DEVICES number devices so.
+        const int index = ordinal;
         char name[256] = {};
         check(driver().cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName", where);
         auto context = std::make_shared<const PrimaryContext>(
