@@ -1,50 +1,72 @@
 // Zero-copy interop: DLPack capsules both ways (the Python array API's __dlpack__,
 // __dlpack_device__ and from_dlpack) and the buffer protocol, so NumPy, PyTorch and CuPy share
 // memory with Switchyard arrays instead of copying.
-#include <dlpack/dlpack.h>
-
 #include <memory>
 #include <string>
 
 #include "convert.hpp"
+#include "switchyard/dlpack_types.hpp"
 
 namespace switchyard::python {
 namespace {
 
-// DLPack's Python protocol: a consumer renames the capsule it took ownership of, so the
-// capsule's destructor knows whether it still owns the tensor.
-constexpr const char* kTensor = "dltensor";
-constexpr const char* kUsedTensor = "used_dltensor";
-constexpr int kDLCPUDevice = 1;
+// DLPack's Python protocol: a capsule is named for its tensor type, and a consumer renames the
+// capsule it took ownership of, so the capsule's destructor knows whether it still owns it.
+template <class Tensor>
+struct Capsule;
+template <>
+struct Capsule<DLManagedTensor> {
+  static constexpr const char* name = "dltensor";
+  static constexpr const char* used = "used_dltensor";
+};
+template <>
+struct Capsule<DLManagedTensorVersioned> {
+  static constexpr const char* name = "dltensor_versioned";
+  static constexpr const char* used = "used_dltensor_versioned";
+};
 
+template <class Tensor>
 void delete_unconsumed(PyObject* capsule) {
-  if (!PyCapsule_IsValid(capsule, kTensor)) return;  // consumed: the consumer owns it
-  auto* tensor = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(capsule, kTensor));
+  if (!PyCapsule_IsValid(capsule, Capsule<Tensor>::name)) return;  // consumed: not ours
+  auto* tensor = static_cast<Tensor*>(PyCapsule_GetPointer(capsule, Capsule<Tensor>::name));
   if (tensor->deleter) tensor->deleter(tensor);
 }
 
-nb::object export_capsule(const Array& a, nb::handle stream, nb::handle max_version,
-                          nb::handle dl_device, nb::handle copy) {
-  (void)max_version;  // this producer writes DLPack 0.x tensors, which every consumer reads
-  if (!stream.is_none())
-    throw nb::buffer_error(
-        "__dlpack__: stream must be None for arrays in host memory (the array API's rule for "
-        "devices without streams)");
-  if (!dl_device.is_none()) {
-    const auto [type, id] = nb::cast<std::pair<int, int>>(dl_device);
-    if (type != kDLCPUDevice || id != 0)
-      throw nb::buffer_error(("__dlpack__: can export to the host (1, 0) only, asked for (" +
-                              std::to_string(type) + ", " + std::to_string(id) + ")")
-                                 .c_str());
-  }
-  const bool must_copy = !copy.is_none() && nb::cast<bool>(copy);
-  DLManagedTensor* tensor = released([&] { return to_dlpack(must_copy ? a.copy() : a); });
-  PyObject* capsule = PyCapsule_New(tensor, kTensor, delete_unconsumed);
+template <class Tensor>
+nb::object make_capsule(Tensor* tensor) {
+  PyObject* capsule = PyCapsule_New(tensor, Capsule<Tensor>::name, delete_unconsumed<Tensor>);
   if (!capsule) {
     tensor->deleter(tensor);
     throw nb::python_error();
   }
   return nb::steal(capsule);
+}
+
+nb::object export_capsule(const Array& a, nb::handle stream, nb::handle max_version,
+                          nb::handle dl_device, nb::handle copy) {
+  const DLPackDevice device = dl_device.is_none()
+                                  ? released([&] { return dlpack_device(a); })
+                                  : DLPackDevice{nb::cast<std::int32_t>(dl_device[0]),
+                                                 nb::cast<std::int32_t>(dl_device[1])};
+  // A CUDA export waits for the device to finish before it returns, so whatever stream the
+  // consumer names sees finished data; on the host there are no streams (the standard's rule).
+  if (!stream.is_none() && device == kDLPackHost)
+    throw nb::buffer_error("__dlpack__: stream must be None for an export to host memory");
+  if (copy.is_none() == false && !nb::cast<bool>(copy) && device != dlpack_device(a))
+    throw nb::buffer_error("__dlpack__(copy=False) to another device needs a copy");
+  const bool must_copy = !copy.is_none() && nb::cast<bool>(copy);
+  const bool versioned = !max_version.is_none() && nb::cast<std::int64_t>(max_version[0]) >= 1;
+  if (versioned)
+    return make_capsule(released([&] { return to_dlpack_versioned(a, device, must_copy); }));
+  return make_capsule(released([&] { return to_dlpack(a, device, must_copy); }));
+}
+
+template <class Tensor>
+Array consume(PyObject* capsule) {
+  auto* tensor = static_cast<Tensor*>(PyCapsule_GetPointer(capsule, Capsule<Tensor>::name));
+  Array a = released([&] { return from_dlpack(tensor); });  // throws before taking ownership
+  PyCapsule_SetName(capsule, Capsule<Tensor>::used);
+  return a;
 }
 
 // Takes ownership of the tensor in a capsule; a capsule already consumed is an error, never a
@@ -54,17 +76,17 @@ Array import_capsule(nb::handle capsule) {
   if (!PyCapsule_CheckExact(c))
     throw DLPackError("from_dlpack expected a DLPack capsule, given " +
                       nb::cast<std::string>(nb::repr(capsule)));
-  if (PyCapsule_IsValid(c, kUsedTensor))
+  if (PyCapsule_IsValid(c, Capsule<DLManagedTensorVersioned>::name))
+    return consume<DLManagedTensorVersioned>(c);
+  if (PyCapsule_IsValid(c, Capsule<DLManagedTensor>::name)) return consume<DLManagedTensor>(c);
+  const char* name = PyCapsule_GetName(c);
+  if (name && std::string(name).starts_with("used_"))
     throw DLPackError(
         "this DLPack capsule was already consumed: expected a capsule fresh from "
         "__dlpack__(); each may be imported once");
-  if (!PyCapsule_IsValid(c, kTensor))
-    throw DLPackError(std::string("expected a capsule named 'dltensor', given one named '") +
-                      (PyCapsule_GetName(c) ? PyCapsule_GetName(c) : "") + "'");
-  auto* tensor = static_cast<DLManagedTensor*>(PyCapsule_GetPointer(c, kTensor));
-  Array a = from_dlpack(tensor);  // throws before taking ownership: the capsule keeps it
-  PyCapsule_SetName(c, kUsedTensor);
-  return a;
+  throw DLPackError(std::string("expected a capsule named 'dltensor_versioned' or 'dltensor', "
+                                "given one named '") +
+                    (name ? name : "") + "'");
 }
 
 // ---- the buffer protocol (PEP 3118), over the same host export as DLPack
@@ -151,11 +173,15 @@ PyType_Slot* buffer_slots() {
 }
 
 void bind_dlpack(nb::module_& m, nb::class_<Array>& array) {
-  array.def("__dlpack__", &export_capsule, nb::kw_only(), nb::arg("stream") = nb::none(),
-            nb::arg("max_version") = nb::none(), nb::arg("dl_device") = nb::none(),
-            nb::arg("copy") = nb::none(),
-            "A DLPack capsule viewing this array's host memory (computed first if pending).");
-  array.def("__dlpack_device__", [](const Array&) { return nb::make_tuple(kDLCPUDevice, 0); });
+  array.def("__dlpack__", &export_capsule, nb::kw_only(), nb::arg("stream").none() = nb::none(),
+            nb::arg("max_version").none() = nb::none(), nb::arg("dl_device").none() = nb::none(),
+            nb::arg("copy").none() = nb::none(),
+            "A DLPack capsule viewing this array's memory (on the host, or on the CUDA device "
+            "holding it); computed first if pending.");
+  array.def("__dlpack_device__", [](const Array& a) {
+    const DLPackDevice d = released([&] { return dlpack_device(a); });
+    return nb::make_tuple(d.type, d.id);
+  });
   m.def("_import_capsule", &import_capsule);
 }
 

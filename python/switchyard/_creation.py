@@ -11,6 +11,7 @@ from . import _dtypes
 from ._switchyard import Array, DLPackError, DTypeError, _import_capsule
 from . import _switchyard as _sy
 
+_KDLCUDA = 2
 _SUPPORTED = ", ".join(t.name for t in _dtypes._ALL)
 
 
@@ -22,7 +23,17 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Imports any DLPack producer (NumPy, PyTorch, CuPy, ...) without copying."""
     if copy:
         return from_dlpack(x, device=device).copy()
-    a = _import_capsule(x.__dlpack__())
+    cuda = hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == _KDLCUDA
+    # A CUDA producer orders its pending work before the legacy default stream (1); the import
+    # then waits for the device, so Switchyard's own stream reads finished data.
+    stream = {"stream": 1} if cuda else {}
+    try:
+        capsule = x.__dlpack__(max_version=(1, 0), **stream)
+    except TypeError:  # a producer older than DLPack 1.0's protocol
+        capsule = x.__dlpack__(**stream)
+    a = _import_capsule(capsule)
+    if cuda:
+        _sy.synchronize()
     return a if device is None else a.to_device(device)
 
 

@@ -197,3 +197,22 @@ def test_a_tensor_from_an_unsupported_device_is_an_error_and_stays_the_producers
     # Not consumed: a later import of the same capsule is judged again, not a double free.
     with pytest.raises(sy.DLPackError, match="device type"):
         sy._switchyard._import_capsule(capsule)
+
+
+_capsule_name = ctypes.pythonapi.PyCapsule_GetName
+_capsule_name.restype = ctypes.c_char_p
+_capsule_name.argtypes = [ctypes.py_object]
+
+
+def test_versioned_capsules_for_consumers_that_ask_for_them():
+    x = sy.arange(4, dtype=sy.float32)
+    assert _capsule_name(x.__dlpack__()) == b"dltensor"
+    assert _capsule_name(x.__dlpack__(max_version=(1, 0))) == b"dltensor_versioned"
+    assert _capsule_name(x.__dlpack__(max_version=(0, 8))) == b"dltensor"
+    versioned = x.__dlpack__(max_version=(1, 0))
+    y = sy._switchyard._import_capsule(versioned)
+    assert _capsule_name(versioned) == b"used_dltensor_versioned"
+    np.testing.assert_array_equal(np.asarray(y), [0, 1, 2, 3])
+    writable = np.from_dlpack(x)  # NumPy asks for a versioned tensor: writable, shared
+    writable[0] = 9
+    assert float(x[0]) == 9.0
