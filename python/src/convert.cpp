@@ -73,6 +73,14 @@ Array to_array(nb::handle h) {
   return nb::cast<Array>(asarray()(h));
 }
 
+Accumulate to_accumulate(const std::string& op) {
+  if (op == "sum") return Accumulate::Sum;
+  if (op == "prod") return Accumulate::Prod;
+  if (op == "min") return Accumulate::Min;
+  if (op == "max") return Accumulate::Max;
+  throw ValueError("expected op 'sum', 'prod', 'min' or 'max', given '" + op + "'");
+}
+
 Shape to_shape(nb::handle h) {
   Shape shape;
   if (PyLong_Check(h.ptr())) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <variant>
 #include <vector>
 
@@ -37,6 +38,9 @@ decltype(auto) released(F&& f) {
   nb::gil_scoped_release release;
   return f();
 }
+
+// "sum", "prod", "min" or "max" (a scan's or aggregate's fold); ValueError otherwise.
+Accumulate to_accumulate(const std::string& op);
 
 // An int or a sequence of ints.
 Shape to_shape(nb::handle h);

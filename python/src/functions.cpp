@@ -36,14 +36,6 @@ std::vector<Array> to_arrays(nb::handle sequence) {
   return arrays;
 }
 
-Accumulate to_accumulate(const std::string& op) {
-  if (op == "sum") return Accumulate::Sum;
-  if (op == "prod") return Accumulate::Prod;
-  if (op == "min") return Accumulate::Min;
-  if (op == "max") return Accumulate::Max;
-  throw ValueError("expected op 'sum', 'prod', 'min' or 'max', given '" + op + "'");
-}
-
 void bind_elementwise(nb::module_& m) {
   for (const BinaryOp& op : binary_ops())
     m.def(

@@ -17,14 +17,6 @@ q::Lambda to_lambda(nb::callable f) {
   });
 }
 
-Accumulate to_accumulate(const std::string& op) {
-  if (op == "sum") return Accumulate::Sum;
-  if (op == "prod") return Accumulate::Prod;
-  if (op == "min") return Accumulate::Min;
-  if (op == "max") return Accumulate::Max;
-  throw ValueError("expected op 'sum', 'prod', 'min' or 'max', given '" + op + "'");
-}
-
 template <Array (q::Query::*Terminal)() const>
 Array run(const q::Query& query) {
   return released([&] { return (query.*Terminal)(); });
