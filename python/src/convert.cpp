@@ -55,8 +55,7 @@ namespace {
 nb::handle asarray() {
   // Imported on first use: the package imports this extension, not the other way round. Never
   // released: a static nb::object would be decref'd at exit, after the interpreter is gone.
-  static nb::handle fn =
-      nb::object(nb::module_::import_("switchyard").attr("asarray")).release();
+  static nb::handle fn = nb::object(nb::module_::import_("switchyard").attr("asarray")).release();
   return fn;
 }
 
