@@ -224,8 +224,7 @@ void bind_methods(nb::class_<Array>& array) {
 
 }  // namespace
 
-void bind_array(nb::module_& m, nb::class_<Array>& array) {
-  (void)m;
+void bind_array(nb::class_<Array>& array) {
   bind_properties(array);
   bind_conversions(array);
   bind_operators(array);

@@ -18,7 +18,7 @@ namespace switchyard::python {
 namespace nb = nanobind;
 
 void bind_errors(nb::module_& m);
-void bind_array(nb::module_& m, nb::class_<Array>& array);
+void bind_array(nb::class_<Array>& array);
 void bind_indexing(nb::class_<Array>& array);
 void bind_functions(nb::module_& m);
 void bind_dlpack(nb::module_& m, nb::class_<Array>& array);

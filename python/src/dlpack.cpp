@@ -44,15 +44,16 @@ nb::object make_capsule(Tensor* tensor) {
 
 nb::object export_capsule(const Array& a, nb::handle stream, nb::handle max_version,
                           nb::handle dl_device, nb::handle copy) {
+  const DLPackDevice current = released([&] { return dlpack_device(a); });
   const DLPackDevice device = dl_device.is_none()
-                                  ? released([&] { return dlpack_device(a); })
+                                  ? current
                                   : DLPackDevice{nb::cast<std::int32_t>(dl_device[0]),
                                                  nb::cast<std::int32_t>(dl_device[1])};
   // A CUDA export waits for the device to finish before it returns, so whatever stream the
   // consumer names sees finished data; on the host there are no streams (the standard's rule).
   if (!stream.is_none() && device == kDLPackHost)
     throw nb::buffer_error("__dlpack__: stream must be None for an export to host memory");
-  if (copy.is_none() == false && !nb::cast<bool>(copy) && device != dlpack_device(a))
+  if (!copy.is_none() && !nb::cast<bool>(copy) && device != current)
     throw nb::buffer_error("__dlpack__(copy=False) to another device needs a copy");
   const bool must_copy = !copy.is_none() && nb::cast<bool>(copy);
   const bool versioned = !max_version.is_none() && nb::cast<std::int64_t>(max_version[0]) >= 1;

@@ -18,7 +18,7 @@ NB_MODULE(_switchyard, m) {
   nb::class_<switchyard::Array> array(m, "Array", nb::type_slots(buffer_slots()),
                                       "An n-dimensional array on the host or any device; "
                                       "operations on it are lazy and fuse into one kernel.");
-  bind_array(m, array);
+  bind_array(array);
   bind_indexing(array);
   bind_dlpack(m, array);
   bind_functions(m);

@@ -83,10 +83,7 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     else:
         if copy is False:
             raise ValueError(f"asarray(copy=False) of {type(obj).__name__} needs a copy")
-        n = _np.asarray(obj)
-        if isinstance(obj, complex) or n.dtype == _np.complex128 and dtype is None:
-            n = n.astype(_np.complex128)
-        a = _from_numpy(n, dtype, copy=None)
+        a = _from_numpy(_np.asarray(obj), dtype, copy=None)
     return a if device is None else a.to_device(device)
 
 

@@ -117,11 +117,8 @@ class _ProgressBar:
 
     def __init__(self, stream):
         self.stream = stream
-        self.candidates = []
 
     def __call__(self, candidate, step, fraction):
-        if candidate not in self.candidates:
-            self.candidates.append(candidate)
         width = 30
         filled = int(fraction * width)
         line = f"\r[{'#' * filled}{'.' * (width - filled)}] {candidate} {step}"
