@@ -108,17 +108,12 @@ Query Query::where(const Lambda& predicate) const {
   return next(values_, keep_ ? *keep_ & keep : keep);
 }
 
-template <class Work>
-Array Query::run(const char* terminal, const Work& work) const {
-  Array result;
+Report measure(std::string terminal, std::int64_t elements, const std::function<void()>& work) {
   const auto start = std::chrono::steady_clock::now();
-  const Explanation e = explain([&] {
-    result = work();
-    eval(result);
-  });
+  const Explanation e = explain(work);
   Report r;
-  r.terminal = terminal;
-  r.elements = source_.size();
+  r.terminal = std::move(terminal);
+  r.elements = elements;
   r.total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.cache_hit = true;
   for (const KernelReport& k : e.kernels) {
@@ -130,7 +125,16 @@ Array Query::run(const char* terminal, const Work& work) const {
     r.cache_hit = r.cache_hit && k.cache_hit;
   }
   r.fusion_stops = e.fusion_stops;
-  *report_ = std::move(r);
+  return r;
+}
+
+template <class Work>
+Array Query::run(const char* terminal, const Work& work) const {
+  Array result;
+  *report_ = measure(terminal, source_.size(), [&] {
+    result = work();
+    eval(result);
+  });
   return result;
 }
 
