@@ -26,5 +26,9 @@ void bind_dlpack(nb::module_& m, nb::class_<Array>& array);
 PyType_Slot* buffer_slots();
 void bind_runtime(nb::module_& m);
 void bind_pipeline(nb::module_& m);
+// The apps (apps/), each in a submodule of `apps`.
+void bind_oscillators(nb::module_& apps);
+void bind_field(nb::module_& apps);
+void bind_query(nb::module_& apps);
 
 }  // namespace switchyard::python

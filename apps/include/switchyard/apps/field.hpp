@@ -30,11 +30,11 @@ struct Grid {
 };
 
 struct Params {
-  double wavenumber = 20;          // k, radians per unit of r
-  double angular_frequency = 6.0;  // ω, radians per unit of t
-  double twist = 3;                // m: the spiral's number of arms
-  double damping = 1.5;            // amplitude e-folds per unit of r
-  double center_x = 0, center_y = 0;
+  double wavenumber = 20;                  // k, radians per unit of r
+  double angular_frequency = 6.0;          // ω, radians per unit of t
+  double twist = 3;                        // m: the spiral's number of arms
+  double damping = 1.5;                    // amplitude e-folds per unit of r
+  double center_x = 0.3, center_y = -0.2;  // off the grid's centre: an asymmetric pattern
 };
 
 // Over the W·H pixels of one frame:
