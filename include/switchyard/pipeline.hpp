@@ -151,10 +151,6 @@ struct Report {
   std::string to_string() const;
 };
 
-// Runs `work` and reports each kernel and library op it ran as a stage, as a terminal's report
-// does: for work a query does not express (a top-k of mapped values) reported beside its stages.
-Report measure(std::string terminal, std::int64_t elements, const std::function<void()>& work);
-
 class Query {
  public:
   // Applies f to every element (select is LINQ's name for the same stage).

@@ -108,12 +108,17 @@ Query Query::where(const Lambda& predicate) const {
   return next(values_, keep_ ? *keep_ & keep : keep);
 }
 
-Report measure(std::string terminal, std::int64_t elements, const std::function<void()>& work) {
+template <class Work>
+Array Query::run(const char* terminal, const Work& work) const {
+  Array result;
   const auto start = std::chrono::steady_clock::now();
-  const Explanation e = explain(work);
+  const Explanation e = explain([&] {
+    result = work();
+    eval(result);
+  });
   Report r;
-  r.terminal = std::move(terminal);
-  r.elements = elements;
+  r.terminal = terminal;
+  r.elements = source_.size();
   r.total_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.cache_hit = true;
   for (const KernelReport& k : e.kernels) {
@@ -125,16 +130,7 @@ Report measure(std::string terminal, std::int64_t elements, const std::function<
     r.cache_hit = r.cache_hit && k.cache_hit;
   }
   r.fusion_stops = e.fusion_stops;
-  return r;
-}
-
-template <class Work>
-Array Query::run(const char* terminal, const Work& work) const {
-  Array result;
-  *report_ = measure(terminal, source_.size(), [&] {
-    result = work();
-    eval(result);
-  });
+  *report_ = std::move(r);
   return result;
 }
 
