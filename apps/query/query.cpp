@@ -1,9 +1,11 @@
 // The events query as pipeline stages: total (one fused pass), running total (compaction and
-// scan), top-k (one selection over the revenues, the dropped events masked to -inf).
+// scan), top-k (a cut from a sorted sample, then a sort of the few events above it).
 #include "switchyard/apps/query.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace switchyard::apps::query {
@@ -32,6 +34,45 @@ void check(const Events& e, const Query& query) {
     throw ValueError("query run: top_k must be >= 0, given " + std::to_string(query.top_k));
 }
 
+// The kept events' revenues, over `values` and the matching `weights` (both the events' arrays,
+// or the same strided view of each).
+q::Query kept_revenue_of(const Array& values, const Array& weights, const Query& query) {
+  const double threshold = query.threshold, scale = query.scale;
+  return q::from(values)
+      .where([threshold](const Array& v) { return v > threshold; })
+      .map([weights, scale](const Array& v) { return v * weights * scale; });
+}
+
+// The k largest kept revenues, largest first, ties at the later event first. A sorted sample of
+// every stride-th event gives a cut that at least k events reach (the sample's k-th largest),
+// so only the events at or above it are compacted and sorted, not all n. With a sample of
+// about sqrt(n·k) events both sorts hold about sqrt(n·k) elements.
+void select_top_k(const Events& e, const Query& query, std::int64_t k, Result& r) {
+  if (k == 0) return;
+  const std::int64_t n = e.values.size();
+  const auto sample = static_cast<std::int64_t>(
+      std::ceil(std::sqrt(static_cast<double>(n) * static_cast<double>(k))));
+  const std::int64_t stride = std::max<std::int64_t>(1, n / sample);
+  double cut = -std::numeric_limits<double>::infinity();
+  if (stride > 1) {
+    const q::Query sampled =
+        kept_revenue_of(e.values.slice(0, 0, n, stride), e.weights.slice(0, 0, n, stride), query);
+    const Array sorted = sampled.sort();
+    r.stages.push_back({"top_k_cut", sampled.report()});
+    if (sorted.size() >= k) cut = sorted[sorted.size() - k].item<double>();
+  }
+  const q::Query candidates =
+      kept_revenue_of(e.values, e.weights, query).where(pipeline::_1 >= cut);
+  // Positions of the candidates by ascending revenue (ties in event order): the last k, read
+  // backwards, are the answer.
+  const Array order = candidates.argsort();
+  r.stages.push_back({"top_k", candidates.report()});
+  const std::int64_t last = order.size() - 1, stop = last - k;
+  const Array top = order.slice(0, last, stop >= 0 ? std::optional(stop) : std::nullopt, -1);
+  r.top_events = top.to_vector<std::int64_t>();
+  r.top_revenue = (e.values[top] * e.weights[top] * query.scale).to_vector<double>();
+}
+
 }  // namespace
 
 Events synthetic_events(std::int64_t n, std::uint64_t seed, DType dtype) {
@@ -46,30 +87,14 @@ Events synthetic_events(std::int64_t n, std::uint64_t seed, DType dtype) {
 
 Result run(const Events& events, const Query& query) {
   check(events, query);
-  const Array weights = events.weights;
-  const double threshold = query.threshold, scale = query.scale;
-  const q::Lambda kept = [threshold](const Array& v) { return v > threshold; };
-  const q::Lambda revenue = [weights, scale](const Array& v) { return v * weights * scale; };
-  const q::Query kept_revenue = q::from(events.values).where(kept).map(revenue);
-
+  const q::Query kept_revenue = kept_revenue_of(events.values, events.weights, query);
   Result r;
   r.total = kept_revenue.sum().item<double>();
   r.stages.push_back({"total", kept_revenue.report()});
   r.running_total = kept_revenue.scan(Accumulate::Sum);
   r.stages.push_back({"running_total", kept_revenue.report()});
   r.count = r.running_total.size();
-
-  const std::int64_t k = std::min(query.top_k, r.count);
-  TopK top;
-  const double lowest = -std::numeric_limits<double>::infinity();
-  r.stages.push_back({"top_k", q::measure("top_k", events.values.size(), [&] {
-                        const Array v = events.values;
-                        top = top_k(where(kept(v), revenue(v), Array::full({}, lowest, v.dtype())),
-                                    k);
-                        eval(top.values, top.indices);
-                      })});
-  r.top_revenue = top.values.to_vector<double>();
-  r.top_events = top.indices.to_vector<std::int64_t>();
+  select_top_k(events, query, std::min(query.top_k, r.count), r);
   return r;
 }
 

@@ -6,7 +6,8 @@
 //   the k largest revenues with the events they came from.
 //
 // Built on switchyard::pipeline: the total is one fused pass (where acts as a mask), the scan
-// compacts the kept revenues once, and the top-k is one selection over the masked revenues.
+// compacts the kept revenues once, and the top-k sorts a sample and the few events above the
+// cut it gives, not all n.
 // Every stage leaves a pipeline::Report of what ran where and how long it took.
 //
 //   namespace query = switchyard::apps::query;
@@ -37,7 +38,9 @@ struct Query {
 };
 
 struct Stage {
-  std::string name;  // "total", "running_total", "top_k"
+  // "total", "running_total", then, when top-k events are asked for and kept, "top_k_cut" (a
+  // sorted sample, when there are events enough to sample) and "top_k"
+  std::string name;
   pipeline::Report report;
 };
 
