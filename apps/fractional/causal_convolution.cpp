@@ -44,7 +44,7 @@ Array direct(const Array& w, const Array& x) {
       sliding_windows(zero_padded(w, block - 1, padded - n), block, padded, 1);  // B × N
   const Array x_reversed = x.slice(0, std::nullopt, std::nullopt, -1);
   const Array windows = sliding_windows(zero_padded(x_reversed, padded - n, (blocks - 1) * block),
-                                        blocks, padded, block);  // m × N: G transposed
+                                        blocks, padded, block);       // m × N: G transposed
   const Array reversed_blocks = matmul(windows, hankel.transpose());  // m × B, last block first
   return reversed_blocks.slice(0, std::nullopt, std::nullopt, -1)
       .reshape(Shape{padded})

@@ -20,7 +20,8 @@ void check_signal(const Array& f) {
 
 // x_0 = 0, x_j = f_j − f_{j−1}.
 Array first_differences(const Array& f) {
-  const Array parts[] = {Array::zeros(Shape{1}, f.dtype()), f.slice(0, 1, std::nullopt) - f.slice(0, 0, -1)};
+  const Array parts[] = {Array::zeros(Shape{1}, f.dtype()),
+                         f.slice(0, 1, std::nullopt) - f.slice(0, 0, -1)};
   return concatenate(parts);
 }
 

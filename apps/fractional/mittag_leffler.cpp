@@ -19,8 +19,7 @@ namespace {
 double series(double alpha, double z) {
   double sum = 0;
   for (int k = 0; k < 2000; ++k) {
-    const double magnitude =
-        std::exp(k * std::log(std::abs(z)) - std::lgamma(alpha * k + 1.0));
+    const double magnitude = std::exp(k * std::log(std::abs(z)) - std::lgamma(alpha * k + 1.0));
     const double term = k == 0 ? 1.0 : (z < 0 && k % 2 == 1 ? -magnitude : magnitude);
     sum += term;
     if (k > 2 && std::abs(term) < 1e-17 * std::abs(sum)) break;

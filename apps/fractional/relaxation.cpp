@@ -23,9 +23,10 @@ std::vector<double> earlier_history(const std::vector<double>& b, const std::vec
                                     std::int64_t begin, std::int64_t end) {
   std::vector<double> history(static_cast<std::size_t>(end - begin), 0.0);
   if (begin <= 1) return history;
-  const Array weights = Array::from_host(b.data(), end * sizeof(double), Shape{end}, DType::Float64);
-  const Array earlier = Array::from_host(x.data(), begin * sizeof(double), Shape{begin},
-                                         DType::Float64);
+  const Array weights =
+      Array::from_host(b.data(), end * sizeof(double), Shape{end}, DType::Float64);
+  const Array earlier =
+      Array::from_host(x.data(), begin * sizeof(double), Shape{begin}, DType::Float64);
   // (b * x)[n] over j < begin, for n < end; the k = 0 weight never meets these j since n ≥ begin.
   const Array full = fft::convolve(weights, earlier).slice(0, begin, end);
   full.to_host(history.data(), history.size() * sizeof(double));
@@ -39,7 +40,8 @@ Array relaxation(double alpha, double lambda, double y0, double h, std::int64_t 
   detail::check_positive(h, "h");
   if (!(std::isfinite(lambda) && lambda >= 0))
     throw ValueError("lambda: expected a finite rate >= 0, given " + std::to_string(lambda));
-  if (!std::isfinite(y0)) throw ValueError("y0: expected a finite value, given " + std::to_string(y0));
+  if (!std::isfinite(y0))
+    throw ValueError("y0: expected a finite value, given " + std::to_string(y0));
   if (steps < 1) throw ValueError("steps: expected at least 1, given " + std::to_string(steps));
 
   const std::int64_t n_total = steps + 1;
@@ -55,9 +57,7 @@ Array relaxation(double alpha, double lambda, double y0, double h, std::int64_t 
       for (std::int64_t j = begin; j < n; ++j) h_n += b[n - j] * x[j];
       const bool second_order = alpha > 1;
       const double a = second_order && n == 1 ? 2.0 : 1.0;
-      const double p = !second_order ? y[n - 1]
-                       : n == 1      ? 2.0 * y[0]
-                                     : 2.0 * y[n - 1] - y[n - 2];
+      const double p = !second_order ? y[n - 1] : n == 1 ? 2.0 * y[0] : 2.0 * y[n - 1] - y[n - 2];
       y[n] = c * (p - h_n) / (c * a + lambda);
       x[n] = a * y[n] - p;
     }

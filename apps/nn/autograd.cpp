@@ -70,9 +70,15 @@ Var::Var(Array value, bool requires_grad) : node_(std::make_shared<Node>()) {
   node_->requires_grad = requires_grad;
 }
 
-const Array& Var::value() const { return checked(*this, "Var")->value; }
-const Array& Var::grad() const { return checked(*this, "Var")->grad; }
-bool Var::requires_grad() const { return checked(*this, "Var")->requires_grad; }
+const Array& Var::value() const {
+  return checked(*this, "Var")->value;
+}
+const Array& Var::grad() const {
+  return checked(*this, "Var")->grad;
+}
+bool Var::requires_grad() const {
+  return checked(*this, "Var")->requires_grad;
+}
 
 void Var::backward() const {
   Node* root = checked(*this, "backward").get();
@@ -136,8 +142,7 @@ Var relu(const Var& a) {
 
 Var sigmoid(const Var& a) {
   const Array y = 1 / (1 + exp(-checked(a, "a")->value));
-  return record(y, {a.node()},
-                [y](const Array& g) { return std::vector<Array>{g * y * (1 - y)}; });
+  return record(y, {a.node()}, [y](const Array& g) { return std::vector<Array>{g * y * (1 - y)}; });
 }
 
 Var tanh(const Var& a) {

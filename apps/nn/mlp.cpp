@@ -49,8 +49,8 @@ Var MLP::forward(std::span<const Var> parameters, const Var& x) const {
                      " Vars, given " + std::to_string(parameters.size()));
   const Shape& shape = x.value().shape();
   if (shape.size() != 2 || shape[1] != sizes_.front())
-    throw ShapeError("x: expected shape (batch, " + std::to_string(sizes_.front()) +
-                     "), given " + to_string(shape));
+    throw ShapeError("x: expected shape (batch, " + std::to_string(sizes_.front()) + "), given " +
+                     to_string(shape));
   Var h = x;
   for (std::size_t i = 0; i < parameters.size(); i += 2) {
     h = add(matmul(h, parameters[i]), parameters[i + 1]);

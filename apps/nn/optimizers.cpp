@@ -20,9 +20,8 @@ void check_fraction(double value, const char* parameter) {
 
 void check_gradients(std::span<const Array> parameters, std::span<const Array> gradients) {
   if (gradients.size() != parameters.size())
-    throw ShapeError("gradients: expected one per parameter (" +
-                     std::to_string(parameters.size()) + "), given " +
-                     std::to_string(gradients.size()));
+    throw ShapeError("gradients: expected one per parameter (" + std::to_string(parameters.size()) +
+                     "), given " + std::to_string(gradients.size()));
 }
 
 std::vector<Array> zeros_like(std::span<const Array> arrays) {
@@ -42,8 +41,7 @@ std::vector<Array> SGD::initial_state(std::span<const Array> parameters) const {
   return momentum_ == 0 ? std::vector<Array>{} : zeros_like(parameters);
 }
 
-std::vector<Array> SGD::update(std::span<const Array> parameters,
-                               std::span<const Array> gradients,
+std::vector<Array> SGD::update(std::span<const Array> parameters, std::span<const Array> gradients,
                                std::span<const Array> state) const {
   check_gradients(parameters, gradients);
   std::vector<Array> out;
@@ -80,8 +78,7 @@ std::vector<Array> Adam::initial_state(std::span<const Array> parameters) const 
   return state;
 }
 
-std::vector<Array> Adam::update(std::span<const Array> parameters,
-                                std::span<const Array> gradients,
+std::vector<Array> Adam::update(std::span<const Array> parameters, std::span<const Array> gradients,
                                 std::span<const Array> state) const {
   check_gradients(parameters, gradients);
   const std::size_t n = parameters.size();

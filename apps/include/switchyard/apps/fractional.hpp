@@ -10,10 +10,10 @@
 //   Caputo, α ≤ 1     the L1 scheme: x_j = f_j − f_{j−1} (x_0 = 0), w = L1 weights
 //                     b_k = (k+1)^{1−α} − k^{1−α}, c = h^−α / Γ(2−α). Order 2 − α.
 //   Caputo, α > 1     the L1-type scheme on second differences: f'' taken constant on each step,
-//                     x_j = f_j − 2 f_{j−1} + f_{j−2} (x_1 = x_2, i.e. f extrapolated to t_−1 by the
-//                     parabola through f_0, f_1, f_2; x_0 = 0), w = b_k = (k+1)^{2−α} − k^{2−α},
-//                     c = h^−α / Γ(3−α). First order on smooth f (order ≈ α − 1 on solutions
-//                     like E_α(−t^α), whose f'' ~ t^{α−2}).
+//                     x_j = f_j − 2 f_{j−1} + f_{j−2} (x_1 = x_2, i.e. f extrapolated to t_−1 by
+//                     the parabola through f_0, f_1, f_2; x_0 = 0), w = b_k = (k+1)^{2−α} −
+//                     k^{2−α}, c = h^−α / Γ(3−α). First order on smooth f (order ≈ α − 1 on
+//                     solutions like E_α(−t^α), whose f'' ~ t^{α−2}).
 // α = 1 is allowed: both schemes give the backward difference (f_n − f_{n−1}) / h.
 #pragma once
 

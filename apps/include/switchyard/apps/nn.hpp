@@ -58,9 +58,15 @@ Var mean(const Var& a);  // over all elements
 // (batch) integers in [0, classes). Fused and stable (the row maximum is subtracted before exp);
 // its gradient is (softmax − one_hot) / batch.
 Var softmax_cross_entropy(const Var& logits, const Array& labels);
-inline Var operator+(const Var& a, const Var& b) { return add(a, b); }
-inline Var operator-(const Var& a, const Var& b) { return subtract(a, b); }
-inline Var operator*(const Var& a, const Var& b) { return multiply(a, b); }
+inline Var operator+(const Var& a, const Var& b) {
+  return add(a, b);
+}
+inline Var operator-(const Var& a, const Var& b) {
+  return subtract(a, b);
+}
+inline Var operator*(const Var& a, const Var& b) {
+  return multiply(a, b);
+}
 
 // ---- model
 // Fully connected layers sizes[0] → sizes[1] → … → sizes.back(), ReLU between them, logits out.
@@ -115,7 +121,8 @@ class SGD : public Optimizer {
   double lr_, momentum_;
 };
 
-// Kingma & Ba: m ← β1 m + (1−β1) g; v ← β2 v + (1−β2) g²; p ← p − lr m̂ / (√v̂ + ε), with the
+// Kingma & Ba, in their efficient form: m ← β1 m + (1−β1) g; v ← β2 v + (1−β2) g²;
+// p ← p − lr_t m / (√v + ε) with lr_t = lr √(1−β2^t) / (1−β1^t), the
 // bias corrections from a step count kept in the state (a 0-d array), so the same kernels serve
 // every step.
 class Adam : public Optimizer {
@@ -144,8 +151,7 @@ class Trainer {
   double train_step(const Array& x, const Array& labels);
   // `epochs` passes over the data in batches of batch_size (the last one may be smaller);
   // returns each epoch's mean loss.
-  std::vector<double> fit(const Array& x, const Array& labels, int epochs,
-                          std::int64_t batch_size);
+  std::vector<double> fit(const Array& x, const Array& labels, int epochs, std::int64_t batch_size);
   const MLP& model() const { return model_; }
 
  private:
