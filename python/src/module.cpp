@@ -24,4 +24,7 @@ NB_MODULE(_switchyard, m) {
   bind_functions(m);
   bind_runtime(m);
   bind_pipeline(m);
+  auto apps = m.def_submodule("apps", "The workloads our users run (apps/).");
+  bind_fractional(apps);
+  bind_nn(apps);
 }

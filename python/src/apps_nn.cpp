@@ -1,0 +1,50 @@
+// switchyard.apps.nn's C++ half (python/switchyard/apps/nn.py wraps it).
+#include <nanobind/stl/shared_ptr.h>
+
+#include "bindings.hpp"
+#include "switchyard/apps/nn.hpp"
+
+namespace switchyard::python {
+
+void bind_nn(nb::module_& apps) {
+  namespace nn = switchyard::apps::nn;
+  nb::module_ m = apps.def_submodule("nn", "A multilayer perceptron trained with autograd.");
+  nb::class_<nn::MLP>(m, "MLP")
+      .def(nb::init<std::vector<std::int64_t>, std::uint64_t, DType>(), nb::arg("sizes"),
+           nb::arg("seed"), nb::arg("dtype"))
+      .def_prop_ro("sizes", &nn::MLP::sizes)
+      .def_prop_ro("dtype", &nn::MLP::dtype)
+      .def_prop_ro("parameters", &nn::MLP::parameters)
+      .def("set_parameters", &nn::MLP::set_parameters, nb::arg("parameters"))
+      .def("logits", &nn::MLP::logits, nb::arg("x"), nb::call_guard<nb::gil_scoped_release>());
+  nb::class_<nn::Optimizer>(m, "Optimizer");
+  nb::class_<nn::SGD, nn::Optimizer>(m, "SGD").def(nb::init<double, double>(), nb::arg("lr"),
+                                                   nb::arg("momentum"));
+  nb::class_<nn::Adam, nn::Optimizer>(m, "Adam").def(nb::init<double, double, double, double>(),
+                                                     nb::arg("lr"), nb::arg("beta1"),
+                                                     nb::arg("beta2"), nb::arg("eps"));
+  nb::class_<nn::Trainer>(m, "Trainer")
+      .def(
+          "__init__",
+          [](nn::Trainer* self, const nn::MLP& model, std::shared_ptr<nn::Optimizer> optimizer) {
+            new (self) nn::Trainer(model, std::move(optimizer));
+          },
+          nb::arg("model"), nb::arg("optimizer"))
+      .def("train_step", &nn::Trainer::train_step, nb::arg("x"), nb::arg("labels"),
+           nb::call_guard<nb::gil_scoped_release>())
+      .def("fit", &nn::Trainer::fit, nb::arg("x"), nb::arg("labels"), nb::arg("epochs"),
+           nb::arg("batch_size"), nb::call_guard<nb::gil_scoped_release>())
+      .def_prop_ro("model", &nn::Trainer::model);
+  m.def("accuracy", &nn::accuracy, nb::arg("model"), nb::arg("x"), nb::arg("labels"),
+        nb::call_guard<nb::gil_scoped_release>());
+  m.def(
+      "make_classification",
+      [](std::int64_t n, std::int64_t features, std::int64_t classes, std::uint64_t seed,
+         DType dtype) {
+        const nn::Dataset d = nn::make_classification(n, features, classes, seed, dtype);
+        return std::make_pair(d.x, d.labels);
+      },
+      nb::arg("n"), nb::arg("features"), nb::arg("classes"), nb::arg("seed"), nb::arg("dtype"));
+}
+
+}  // namespace switchyard::python
