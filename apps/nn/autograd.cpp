@@ -127,9 +127,12 @@ Var matmul(const Var& a, const Var& b) {
   if (x.ndim() != 2 || y.ndim() != 2)
     throw ShapeError("matmul: expected 2-D operands, given shapes " + to_string(x.shape()) +
                      " and " + to_string(y.shape()));
-  // Transposed views go to BLAS as transposed operands, without copies.
-  return record(matmul(x, y), {a.node(), b.node()}, [x, y](const Array& g) {
-    return std::vector<Array>{matmul(g, y.transpose()), matmul(x.transpose(), g)};
+  // BLAS runs eagerly, so only the gradients some parameter needs are computed (not the
+  // input's, in a network). Transposed views go to BLAS as transposed operands, without copies.
+  const bool need_a = a.requires_grad(), need_b = b.requires_grad();
+  return record(matmul(x, y), {a.node(), b.node()}, [x, y, need_a, need_b](const Array& g) {
+    return std::vector<Array>{need_a ? matmul(g, y.transpose()) : Array(),
+                              need_b ? matmul(x.transpose(), g) : Array()};
   });
 }
 

@@ -14,8 +14,8 @@ struct Node {
   Array grad;
   bool requires_grad = false;
   std::vector<std::shared_ptr<Node>> parents;
-  // The gradient of each parent (in order) given this node's gradient; set only when some parent
-  // requires a gradient.
+  // The gradient of each parent (in order; null where that parent needs none) given this node's
+  // gradient; set only when some parent requires a gradient.
   std::function<std::vector<Array>(const Array& grad)> backward;
 };
 
