@@ -127,7 +127,9 @@ TEST_P(Fractional, BothMethodsMatchTheHostDefinitionOnRandomSignals) {
   }
 }
 
-TEST_P(OnEveryDevice, Float32SamplesGiveFloat32Derivatives) {
+using FractionalFloat32 = OnEveryDevice;
+
+TEST_P(FractionalFloat32, SamplesGiveFloat32Derivatives) {
   const std::vector<double> f = conformance::random_values(2000, DType::Float32, 3, -1, 1);
   const Array samples = conformance::host_array(f, Shape{2000}, DType::Float32);
   for (const Method method : {Method::Direct, Method::Fft}) {
@@ -243,7 +245,7 @@ TEST(FractionalWeights, MatchTheirDefinitions) {
 }
 
 SWITCHYARD_ON_EVERY_DEVICE(Fractional);
-SWITCHYARD_ON_EVERY_DEVICE(OnEveryDevice);
+SWITCHYARD_ON_EVERY_DEVICE(FractionalFloat32);
 
 }  // namespace
 }  // namespace switchyard::apps::fractional

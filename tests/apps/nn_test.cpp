@@ -108,15 +108,17 @@ void expect_training_reaches_accuracy(const std::shared_ptr<const Optimizer>& op
   EXPECT_GE(accuracy(trainer.model(), x_test, y_test), 0.9);
 }
 
-TEST_P(OnEveryDevice, SgdWithMomentumLearnsTheClusters) {
+using Training = OnEveryDevice;
+
+TEST_P(Training, SgdWithMomentumLearnsTheClusters) {
   expect_training_reaches_accuracy(std::make_shared<SGD>(0.05, 0.9));
 }
 
-TEST_P(OnEveryDevice, PlainSgdLearnsTheClusters) {
+TEST_P(Training, PlainSgdLearnsTheClusters) {
   expect_training_reaches_accuracy(std::make_shared<SGD>(0.2));
 }
 
-TEST_P(OnEveryDevice, AdamLearnsTheClusters) {
+TEST_P(Training, AdamLearnsTheClusters) {
   expect_training_reaches_accuracy(std::make_shared<Adam>(3e-3));
 }
 
@@ -163,7 +165,7 @@ TEST(NnErrors, BadArgumentsAreTypedErrors) {
 }
 
 SWITCHYARD_ON_EVERY_DEVICE(Gradients);
-SWITCHYARD_ON_EVERY_DEVICE(OnEveryDevice);
+SWITCHYARD_ON_EVERY_DEVICE(Training);
 
 }  // namespace
 }  // namespace switchyard::apps::nn
