@@ -37,6 +37,24 @@ void bind_nn(nb::module_& apps) {
       .def_prop_ro("model", &nn::Trainer::model);
   m.def("accuracy", &nn::accuracy, nb::arg("model"), nb::arg("x"), nb::arg("labels"),
         nb::call_guard<nb::gil_scoped_release>());
+  nb::enum_<nn::OptimizerKind>(m, "OptimizerKind")
+      .value("sgd", nn::OptimizerKind::Sgd)
+      .value("adam", nn::OptimizerKind::Adam);
+  nb::class_<nn::ClassifierRun>(m, "ClassifierRun")
+      .def_ro("epoch_losses", &nn::ClassifierRun::epoch_losses)
+      .def_ro("train_accuracy", &nn::ClassifierRun::train_accuracy)
+      .def_ro("test_accuracy", &nn::ClassifierRun::test_accuracy);
+  m.def(
+      "train_classifier",
+      [](std::int64_t samples, std::int64_t features, std::int64_t hidden, std::int64_t classes,
+         int epochs, std::int64_t batch_size, nn::OptimizerKind optimizer, double lr,
+         std::uint64_t seed, DType dtype) {
+        return nn::train_classifier(
+            {samples, features, hidden, classes, epochs, batch_size, optimizer, lr, seed, dtype});
+      },
+      nb::arg("samples"), nb::arg("features"), nb::arg("hidden"), nb::arg("classes"),
+      nb::arg("epochs"), nb::arg("batch_size"), nb::arg("optimizer"), nb::arg("lr"),
+      nb::arg("seed"), nb::arg("dtype"), nb::call_guard<nb::gil_scoped_release>());
   m.def(
       "make_classification",
       [](std::int64_t n, std::int64_t features, std::int64_t classes, std::uint64_t seed,

@@ -64,3 +64,13 @@ def test_bad_input_raises_typed_errors():
     trainer = nn.Trainer(nn.MLP([4, 2]), nn.SGD())
     with pytest.raises(sy.ShapeError, match="x"):
         nn.train_step(trainer, np.zeros((3, 5), np.float32), np.zeros(3, np.int64))
+
+
+def test_train_runs_the_workload_end_to_end(on_device):
+    run = nn.train(samples=800, features=40, hidden=32, classes=4, epochs=4, batch_size=64,
+                   optimizer="adam", lr=1e-2, seed=3)
+    assert len(run["epoch_losses"]) == 4
+    assert run["epoch_losses"][-1] < run["epoch_losses"][0]
+    assert run["test_accuracy"] >= 0.9
+    with pytest.raises(ValueError, match="optimizer"):
+        nn.train(optimizer="rmsprop")

@@ -146,6 +146,44 @@ TEST_P(Gradients, AdamStepMatchesItsFormula) {
   conformance::expect_within(out[0], expected, std::vector<double>(4, 1e-12), "adam");
 }
 
+TEST_P(Training, TheWholeWorkloadReachesItsAccuracy) {
+  ClassifierSetup setup;
+  setup.samples = 1000;
+  setup.features = 64;
+  setup.hidden = 32;
+  setup.classes = 4;
+  setup.epochs = 4;
+  setup.batch_size = 100;
+  setup.lr = 1e-2;
+  const ClassifierRun run = train_classifier(setup);
+  ASSERT_EQ(run.epoch_losses.size(), 4u);
+  EXPECT_LT(run.epoch_losses.back(), run.epoch_losses.front());
+  EXPECT_GE(run.test_accuracy, 0.9);
+}
+
+// Each parameter's update (and its optimizer state) is one kernel; Adam adds one 0-d kernel for
+// the step count and its bias-corrected rate.
+TEST_P(Training, EachParameterUpdateIsOneKernel) {
+  const Array params[] = {Array::ones(Shape{8, 3}), Array::ones(Shape{3})};
+  const Array grads[] = {Array::full(Shape{8, 3}, 0.5), Array::full(Shape{3}, 0.25)};
+  const SGD sgd(0.1, 0.9);
+  const Adam adam(0.1);
+  const std::vector<Array> sgd_state = sgd.initial_state(params);
+  const std::vector<Array> adam_state = adam.initial_state(params);
+  eval(std::span<const Array>(sgd_state));
+  eval(std::span<const Array>(adam_state));
+  const Explanation sgd_kernels = explain([&] {
+    const std::vector<Array> out = sgd.update(params, grads, sgd_state);
+    eval(std::span<const Array>(out));
+  });
+  EXPECT_EQ(sgd_kernels.kernels.size(), 2u) << sgd_kernels.to_string();
+  const Explanation adam_kernels = explain([&] {
+    const std::vector<Array> out = adam.update(params, grads, adam_state);
+    eval(std::span<const Array>(out));
+  });
+  EXPECT_EQ(adam_kernels.kernels.size(), 3u) << adam_kernels.to_string();
+}
+
 TEST(NnErrors, BadArgumentsAreTypedErrors) {
   EXPECT_THROW(MLP({5}, 1), ValueError);
   EXPECT_THROW(MLP({5, 0}, 1), ValueError);

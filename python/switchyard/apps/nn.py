@@ -11,7 +11,7 @@ from .._dtypes import float32
 _nn = _sy.apps.nn
 
 __all__ = ["MLP", "SGD", "Adam", "Trainer", "make_classification", "train_step", "fit",
-           "accuracy"]
+           "accuracy", "train"]
 
 Trainer = _nn.Trainer
 
@@ -52,3 +52,21 @@ def fit(trainer, x, labels, epochs=1, batch_size=256):
 def accuracy(model, x, labels):
     """The fraction of rows of x whose largest logit is at their label."""
     return _nn.accuracy(model, asarray(x), _labels(labels))
+
+
+def train(samples=4096, features=784, hidden=256, classes=10, epochs=3, batch_size=256,
+          optimizer="adam", lr=None, seed=0, dtype=float32):
+    """The workload end to end: a synthetic set (80% training, 20% held out), an MLP
+    features -> hidden -> classes, `epochs` of training. Returns a dict with the epoch losses
+    and the training and held-out accuracies. lr defaults to 1e-3 for Adam, 0.05 for SGD (with
+    momentum 0.9)."""
+    kinds = {"sgd": _nn.OptimizerKind.sgd, "adam": _nn.OptimizerKind.adam}
+    if optimizer not in kinds:
+        raise ValueError(f"optimizer: expected one of {sorted(kinds)}, given {optimizer!r}")
+    if lr is None:
+        lr = 1e-3 if optimizer == "adam" else 0.05
+    run = _nn.train_classifier(int(samples), int(features), int(hidden), int(classes),
+                               int(epochs), int(batch_size), kinds[optimizer], float(lr),
+                               int(seed), _sy._to_dtype(dtype))
+    return {"epoch_losses": list(run.epoch_losses), "train_accuracy": run.train_accuracy,
+            "test_accuracy": run.test_accuracy}

@@ -174,4 +174,22 @@ struct Dataset {
 Dataset make_classification(std::int64_t n, std::int64_t features, std::int64_t classes,
                             std::uint64_t seed, DType dtype = DType::Float32);
 
+// ---- the workload end to end: a synthetic set (80% for training, 20% held out), an MLP with
+// one hidden layer, training, and the accuracies read back
+enum class OptimizerKind : std::uint8_t { Sgd, Adam };
+struct ClassifierSetup {
+  std::int64_t samples = 4096, features = 784, hidden = 256, classes = 10;
+  int epochs = 3;
+  std::int64_t batch_size = 256;
+  OptimizerKind optimizer = OptimizerKind::Adam;
+  double lr = 1e-3;  // SGD runs with momentum 0.9
+  std::uint64_t seed = 0;
+  DType dtype = DType::Float32;
+};
+struct ClassifierRun {
+  std::vector<double> epoch_losses;
+  double train_accuracy = 0, test_accuracy = 0;
+};
+ClassifierRun train_classifier(const ClassifierSetup& setup);
+
 }  // namespace switchyard::apps::nn
