@@ -1,12 +1,12 @@
-// The direct method is a blocked lower-triangular Toeplitz product done as ONE gemm, with no n×n
-// matrix. With blocks of B samples (m = n/B blocks, n padded to N = mB), output block I is
+// The direct method is a blocked lower-triangular Toeplitz product on BLAS, with no n×n matrix.
+// With blocks of B samples (m = n/B blocks, n padded to N = mB), output block I is
 //   y[IB + r] = Σ_{j<N} H[r, j] · G[j, m−1−I],
 // where H[r, j] = w[j + r − (B−1)] (zero below index 0) is a B×N Hankel matrix of the weights and
 // G[j, c] = x_rev[j + cB] (x reversed, zero-padded) an N×m matrix of overlapping windows. Both
 // are sliding windows of a 1-D sequence, made without an index array: a sequence u of length L
 // repeated and re-read with row length L + s starts row i at i·s, so reshaping gives windows
-// u[i·s : i·s + cols]. Cost: 2n² flops on BLAS (half of them on the zero triangle) plus B·N + 2N·m
-// copied elements; B ≈ √(2n) balances the two copies.
+// u[i·s : i·s + cols]. Cost: about 5/4·n² flops on BLAS (the tiles wholly in the zero triangle
+// are skipped) plus about B·N + N·m copied elements; B ≈ √(2n) balances the two copies.
 #include "causal_convolution.hpp"
 
 #include <algorithm>
@@ -16,9 +16,14 @@
 namespace switchyard::apps::fractional::detail {
 namespace {
 
-// Row bands of the block product (see upper_part_product): 4 leave 5/8 of the full product's
-// flops; more bands give smaller, less efficient gemms.
-constexpr std::int64_t kBands = 4;
+// The product runs tile by tile (a band of block rows × a chunk of columns), each tile's two
+// window matrices copied just before its gemm, so the memory used stays under about
+// 3·kTileElements elements whatever n is, and tiles that lie in the zero triangle are skipped.
+constexpr std::int64_t kTileElements = std::int64_t{1} << 22;
+// B beyond √(2n) would grow the Hankel copies; beyond 512 the gemms gain nothing more.
+constexpr std::int64_t kMaxBlock = 512;
+// At least 4 bands, so the skipped zero tiles save 3/8 of the full product's flops.
+constexpr std::int64_t kMinBands = 4;
 
 // rows × cols matrix M[i, j] = u[i·shift + j]; needs (rows−1)·shift + cols ≤ len(u).
 Array sliding_windows(const Array& u, std::int64_t rows, std::int64_t cols, std::int64_t shift) {
@@ -39,34 +44,43 @@ Array zero_padded(const Array& a, std::int64_t before, std::int64_t after) {
   return concatenate(parts);
 }
 
-// windows × hankelᵀ (m × B, last block first), skipping most of the zeros: row i of `windows`
-// is zero from column N − i·B on, so bands of rows multiply only the columns they have.
-Array upper_part_product(const Array& windows, const Array& hankel_t, std::int64_t block) {
-  const std::int64_t rows = windows.shape()[0], columns = windows.shape()[1];
-  const std::int64_t bands = std::min<std::int64_t>(rows, kBands);
-  std::vector<Array> parts;
-  for (std::int64_t band = 0; band < bands; ++band) {
-    const std::int64_t first = band * rows / bands, last = (band + 1) * rows / bands;
-    const std::int64_t used = columns - first * block;
-    parts.push_back(
-        matmul(windows.slice(0, first, last).slice(1, 0, used), hankel_t.slice(0, 0, used)));
-  }
-  return concatenate(parts);
-}
-
 Array direct(const Array& w, const Array& x) {
   const std::int64_t n = x.shape()[0];
-  const std::int64_t block =
-      std::clamp<std::int64_t>(static_cast<std::int64_t>(std::sqrt(2.0 * n)), 1, n);
+  const std::int64_t block = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::sqrt(2.0 * n)),
+                                                      1, std::min(n, kMaxBlock));
   const std::int64_t blocks = (n + block - 1) / block;
   const std::int64_t padded = blocks * block;
-  const Array hankel =
-      sliding_windows(zero_padded(w, block - 1, padded - n), block, padded, 1);  // B × N
+  const Array w_padded = zero_padded(w, block - 1, padded - n);  // H[r, j] = w_padded[j + r]
   const Array x_reversed = x.slice(0, std::nullopt, std::nullopt, -1);
-  const Array windows = sliding_windows(zero_padded(x_reversed, padded - n, (blocks - 1) * block),
-                                        blocks, padded, block);  // m × N: G transposed
-  const Array reversed_blocks = upper_part_product(windows, hankel.transpose(), block);
-  return reversed_blocks.slice(0, std::nullopt, std::nullopt, -1)
+  // Gᵀ[c, j] = x_padded[c·B + j]; row c is zero from column N − c·B on.
+  const Array x_padded = zero_padded(x_reversed, padded - n, (blocks - 1) * block);
+
+  const std::int64_t chunk = std::clamp<std::int64_t>(kTileElements / block, 1, padded);
+  // Bands of rows no taller than chunk / B: a window copy of R rows costs R·(R·B + chunk).
+  const std::int64_t band_rows =
+      std::max<std::int64_t>(1, std::min((blocks + kMinBands - 1) / kMinBands, chunk / block));
+  std::vector<Array> bands(static_cast<std::size_t>((blocks + band_rows - 1) / band_rows));
+  for (std::int64_t k0 = 0; k0 < padded; k0 += chunk) {
+    const std::int64_t k1 = std::min(padded, k0 + chunk);
+    const Array hankel_t =  // (k1 − k0) × B
+        sliding_windows(w_padded.slice(0, k0, k1 + block - 1), block, k1 - k0, 1).transpose();
+    for (std::size_t b = 0; b < bands.size(); ++b) {
+      const std::int64_t first = static_cast<std::int64_t>(b) * band_rows;
+      const std::int64_t rows = std::min(blocks - first, band_rows);
+      const std::int64_t used = std::min(k1, padded - first * block) - k0;
+      if (used <= 0) break;  // this band and the later ones are zero from column k0 on
+      const std::int64_t start = first * block + k0;
+      const Array windows = sliding_windows(
+          x_padded.slice(0, start, start + (rows - 1) * block + used), rows, used, block);
+      const Array partial = matmul(windows, hankel_t.slice(0, 0, used));
+      Array& sum = bands[b];
+      sum = sum ? sum + partial : partial;
+      eval(sum);
+    }
+  }
+  // Row c of the stacked bands is output block m − 1 − c.
+  return concatenate(bands)
+      .slice(0, std::nullopt, std::nullopt, -1)
       .reshape(Shape{padded})
       .slice(0, 0, n);
 }
