@@ -74,6 +74,29 @@ def test_relaxation_follows_mittag_leffler(on_device):
     assert np.abs(y - exact)[steps // 4:].max() < 2e-3
 
 
+def test_strided_views_are_read_as_their_elements(on_device):
+    base = np.cos(np.linspace(0, 2, 2001))
+    view = sy.asarray(base)[::-3]
+    got = np.asarray(fractional.derivative(view, 0.8, 0.01, "gl", "direct"))
+    np.testing.assert_allclose(got, numpy_derivative(base[::-3], 0.8, 0.01, "gl"), rtol=1e-9,
+                               atol=1e-9)
+
+
+def test_mittag_leffler_takes_arrays_and_matches_closed_forms():
+    x = np.array([0.0, 0.5, 2.0, 7.0])
+    np.testing.assert_allclose(fractional.mittag_leffler(1.0, -x), np.exp(-x), rtol=1e-13)
+    np.testing.assert_allclose(fractional.mittag_leffler(2.0, -x**2), np.cos(x), atol=1e-12)
+
+
+def test_relaxation_of_order_above_one_oscillates_like_mittag_leffler(on_device):
+    h, steps = 0.002, 2000
+    y = np.asarray(fractional.relaxation(1.8, 1.0, 1.0, h, steps))
+    t = np.arange(steps + 1) * h
+    exact = fractional.mittag_leffler(1.8, -(t**1.8))
+    assert exact.min() < 0  # the solution crosses zero: a damped oscillation
+    assert np.abs(y - exact)[steps // 4:].max() < 0.01
+
+
 def test_bad_input_raises_typed_errors():
     with pytest.raises(sy.ValueError, match="alpha"):
         fractional.derivative(np.ones(5), 2.5, 0.1)
