@@ -9,6 +9,25 @@ namespace switchyard::python {
 void bind_nn(nb::module_& apps) {
   namespace nn = switchyard::apps::nn;
   nb::module_ m = apps.def_submodule("nn", "A multilayer perceptron trained with autograd.");
+  nb::class_<nn::Var>(m, "Var")
+      .def(nb::init<Array, bool>(), nb::arg("value"), nb::arg("requires_grad"))
+      .def_prop_ro("value", &nn::Var::value)
+      .def_prop_ro("grad",
+                   [](const nn::Var& v) -> std::optional<Array> {
+                     if (!v.grad()) return std::nullopt;
+                     return v.grad();
+                   })
+      .def_prop_ro("requires_grad", &nn::Var::requires_grad)
+      .def("backward", &nn::Var::backward, nb::call_guard<nb::gil_scoped_release>());
+  m.def("add", &nn::add);
+  m.def("subtract", &nn::subtract);
+  m.def("multiply", &nn::multiply);
+  m.def("matmul", nb::overload_cast<const nn::Var&, const nn::Var&>(&nn::matmul));
+  m.def("relu", &nn::relu);
+  m.def("sigmoid", &nn::sigmoid);
+  m.def("tanh", nb::overload_cast<const nn::Var&>(&nn::tanh));
+  m.def("mean", nb::overload_cast<const nn::Var&>(&nn::mean));
+  m.def("softmax_cross_entropy", &nn::softmax_cross_entropy, nb::arg("logits"), nb::arg("labels"));
   nb::class_<nn::MLP>(m, "MLP")
       .def(nb::init<std::vector<std::int64_t>, std::uint64_t, DType>(), nb::arg("sizes"),
            nb::arg("seed"), nb::arg("dtype"))
@@ -16,6 +35,12 @@ void bind_nn(nb::module_& apps) {
       .def_prop_ro("dtype", &nn::MLP::dtype)
       .def_prop_ro("parameters", &nn::MLP::parameters)
       .def("set_parameters", &nn::MLP::set_parameters, nb::arg("parameters"))
+      .def(
+          "forward",
+          [](const nn::MLP& model, const std::vector<nn::Var>& parameters, const nn::Var& x) {
+            return model.forward(parameters, x);
+          },
+          nb::arg("parameters"), nb::arg("x"))
       .def("logits", &nn::MLP::logits, nb::arg("x"), nb::call_guard<nb::gil_scoped_release>());
   nb::class_<nn::Optimizer>(m, "Optimizer");
   nb::class_<nn::SGD, nn::Optimizer>(m, "SGD").def(nb::init<double, double>(), nb::arg("lr"),

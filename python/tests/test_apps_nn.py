@@ -30,10 +30,14 @@ def numpy_step(params, x, labels, lr):
     return loss, new
 
 
-def test_one_sgd_step_matches_numpy(on_device):
+def skip_without_float64(device):
     fp64 = {d["backend"] + ":" + str(d["index"]): d["fp64"] for d in sy._switchyard._devices()}
-    if on_device != "auto" and not fp64[on_device]:
+    if device != "auto" and not fp64[device]:
         pytest.skip("float64 reference needs a float64 device")
+
+
+def test_one_sgd_step_matches_numpy(on_device):
+    skip_without_float64(on_device)
     x, labels = nn.make_classification(64, 10, 3, seed=4, dtype=sy.float64)
     model = nn.MLP([10, 16, 3], seed=2, dtype=sy.float64)
     before = [np.asarray(p) for p in model.parameters]
@@ -74,3 +78,19 @@ def test_train_runs_the_workload_end_to_end(on_device):
     assert run["test_accuracy"] >= 0.9
     with pytest.raises(ValueError, match="optimizer"):
         nn.train(optimizer="rmsprop")
+
+
+def test_autograd_gradients_match_numpy(on_device):
+    skip_without_float64(on_device)
+    rng = np.random.default_rng(2)
+    a, w, b = rng.standard_normal((5, 4)), rng.standard_normal((4, 3)), rng.standard_normal(3)
+    va, vw, vb = nn.var(a, True), nn.var(w, True), nn.var(b, True)
+    loss = nn.mean(nn.tanh(va @ vw + vb) * nn.var(np.full((5, 3), 2.0)))
+    loss.backward()
+    z = a @ w + b
+    dz = 2.0 * (1 - np.tanh(z) ** 2) / z.size
+    assert float(np.asarray(loss.value)) == pytest.approx(np.mean(np.tanh(z) * 2.0), rel=1e-12)
+    np.testing.assert_allclose(np.asarray(va.grad), dz @ w.T, rtol=1e-10)
+    np.testing.assert_allclose(np.asarray(vw.grad), a.T @ dz, rtol=1e-10)
+    np.testing.assert_allclose(np.asarray(vb.grad), dz.sum(axis=0), rtol=1e-10)
+    assert nn.var(a).grad is None

@@ -10,10 +10,30 @@ from .._dtypes import float32
 
 _nn = _sy.apps.nn
 
-__all__ = ["MLP", "SGD", "Adam", "Trainer", "make_classification", "train_step", "fit",
+__all__ = ["Var", "var", "relu", "sigmoid", "tanh", "mean", "matmul", "softmax_cross_entropy",
+           "MLP", "SGD", "Adam", "Trainer", "make_classification", "train_step", "fit",
            "accuracy", "train"]
 
 Trainer = _nn.Trainer
+
+# ---- autograd: Var holds a value and, after loss.backward(), its gradient (None before).
+Var = _nn.Var
+Var.__add__ = lambda a, b: _nn.add(a, b)
+Var.__sub__ = lambda a, b: _nn.subtract(a, b)
+Var.__mul__ = lambda a, b: _nn.multiply(a, b)
+Var.__matmul__ = lambda a, b: _nn.matmul(a, b)
+Var.__repr__ = lambda v: f"Var(shape={tuple(v.value.shape)}, requires_grad={v.requires_grad})"
+relu, sigmoid, tanh, mean, matmul = _nn.relu, _nn.sigmoid, _nn.tanh, _nn.mean, _nn.matmul
+
+
+def var(value, requires_grad=False):
+    """A leaf Var from an Array or anything asarray takes (a parameter when requires_grad)."""
+    return _nn.Var(asarray(value), bool(requires_grad))
+
+
+def softmax_cross_entropy(logits, labels):
+    """mean(logsumexp(logits) - logits[label]) over the batch, fused and stable."""
+    return _nn.softmax_cross_entropy(logits, asarray(labels))
 
 
 def MLP(sizes, seed=0, dtype=float32):  # noqa: N802 - a constructor to its users
