@@ -20,7 +20,8 @@ namespace {
 // window matrices copied just before its gemm, so the memory used stays under about
 // 3·kTileElements elements whatever n is, and tiles that lie in the zero triangle are skipped.
 constexpr std::int64_t kTileElements = std::int64_t{1} << 22;
-// B beyond √(2n) would grow the Hankel copies; beyond 512 the gemms gain nothing more.
+// B follows √(2n) up to 512, so that at large n the per-tile window copies, R·(R·B + chunk)
+// elements, stay small next to the tile.
 constexpr std::int64_t kMaxBlock = 512;
 // At least 4 bands, so the skipped zero tiles save 3/8 of the full product's flops.
 constexpr std::int64_t kMinBands = 4;
