@@ -138,7 +138,8 @@ class Adam : public Optimizer {
 
 // ---- training
 // One training step as a function of {x, labels, parameters…, optimizer state…} giving {loss,
-// new parameters…, new state…}: the shape capture() records and replays.
+// new parameters…, new state…}: the shape capture() records and replays. `optimizer` must
+// outlive the function.
 using StepFunction = std::function<std::vector<Array>(std::span<const Array>)>;
 StepFunction training_step(const MLP& model, const Optimizer& optimizer);
 
