@@ -14,7 +14,10 @@ void check_signal(const Array& f) {
                      to_string(f.shape()));
   if (is_complex(f.dtype()))
     throw DTypeError("f: expected real samples, given " + std::string(name(f.dtype())));
-  if (!all(isfinite(f)).item<bool>())
+}
+
+void check_finite(const Array& samples) {
+  if (!all(isfinite(samples)).item<bool>())
     throw ValueError("f: expected finite samples, given NaN or infinite values");
 }
 
@@ -41,6 +44,8 @@ Array derivative(const Array& f, double alpha, double h, Scheme scheme, Method m
   check_signal(f);
   const DType dtype = f.dtype() == DType::Float32 ? DType::Float32 : DType::Float64;
   const Array samples = f.dtype() == dtype ? f : f.astype(dtype);
+  eval(samples);  // a pending f is computed once, for the check and the convolution
+  check_finite(samples);
   const std::int64_t n = f.size();
   if (scheme == Scheme::GrunwaldLetnikov) {
     const Array w = grunwald_letnikov_weights(n, alpha, dtype);

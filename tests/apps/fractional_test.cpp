@@ -170,6 +170,18 @@ TEST_P(Fractional, RelaxationFollowsTheMittagLefflerSolution) {
   }
 }
 
+// No DeviceScope: the scheduler places each kernel (and may move data between devices).
+TEST(FractionalAuto, BothMethodsMatchTheHostDefinition) {
+  const std::vector<double> f = conformance::random_values(1500, DType::Float64, 99, -1, 1);
+  const std::vector<double> expected = host_reference(f, 0.7, 0.02, Scheme::Caputo);
+  double scale = 0;
+  for (double e : expected) scale = std::max(scale, std::abs(e));
+  const Array pending = Array::from_vector(f) * 1.0;  // a lazy input is computed once
+  for (const Method method : {Method::Direct, Method::Fft})
+    conformance::expect_within(derivative(pending, 0.7, 0.02, Scheme::Caputo, method), expected,
+                               std::vector<double>(expected.size(), 1e-11 * scale), "auto");
+}
+
 TEST(MittagLeffler, MatchesClosedForms) {
   for (const double x : {0.0, 0.3, 1.0, 2.5, 6.0, 15.0}) {
     EXPECT_NEAR(mittag_leffler(1.0, -x), std::exp(-x), 1e-14);

@@ -184,6 +184,11 @@ TEST_P(Training, EachParameterUpdateIsOneKernel) {
   EXPECT_EQ(adam_kernels.kernels.size(), 3u) << adam_kernels.to_string();
 }
 
+// No DeviceScope: the scheduler places every kernel of the training.
+TEST(NnAuto, AdamLearnsTheClusters) {
+  expect_training_reaches_accuracy(std::make_shared<Adam>(3e-3));
+}
+
 TEST(NnErrors, BadArgumentsAreTypedErrors) {
   EXPECT_THROW(MLP({5}, 1), ValueError);
   EXPECT_THROW(MLP({5, 0}, 1), ValueError);
