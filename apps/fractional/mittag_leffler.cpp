@@ -49,6 +49,17 @@ double residue(double alpha, double t) {
   return 2.0 / alpha * std::exp(t * std::cos(angle)) * std::cos(t * std::sin(angle));
 }
 
+// The integral branch for z < −1.
+double negative_branch(double alpha, double z) {
+  const double t = std::pow(-z, 1.0 / alpha);
+  return laplace_integral(alpha, t) + residue(alpha, t);
+}
+
+// Within kNearOne of α = 1 the poles of K_α close in on the real axis and the rule's step (a
+// quarter of their distance) would need millions of points; E_α is smooth in α, so there it is
+// interpolated linearly between E_1 = exp and α = 1 ± kNearOne (error O(kNearOne²)).
+constexpr double kNearOne = 1e-4;
+
 }  // namespace
 
 double mittag_leffler(double alpha, double z) {
@@ -58,8 +69,12 @@ double mittag_leffler(double alpha, double z) {
   if (alpha == 1) return std::exp(z);
   if (alpha == 2) return z >= 0 ? std::cosh(std::sqrt(z)) : std::cos(std::sqrt(-z));
   if (z >= -1) return series(alpha, z);
-  const double t = std::pow(-z, 1.0 / alpha);
-  return laplace_integral(alpha, t) + residue(alpha, t);
+  if (std::abs(alpha - 1) < kNearOne) {
+    const double edge = alpha < 1 ? 1 - kNearOne : 1 + kNearOne;
+    const double weight = std::abs(alpha - 1) / kNearOne;
+    return (1 - weight) * std::exp(z) + weight * negative_branch(edge, z);
+  }
+  return negative_branch(alpha, z);
 }
 
 }  // namespace switchyard::apps::fractional

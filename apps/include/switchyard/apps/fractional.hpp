@@ -41,7 +41,8 @@ Array derivative(const Array& f, double alpha, double h, Scheme scheme = Scheme:
 // ---- Mittag-Leffler function E_α(z) = Σ_k z^k / Γ(αk + 1), α ∈ (0, 2], real z.
 // The series where it converges without cancellation (|z| ≤ 1, and z > 0); for z < −1 the
 // Gorenflo–Mainardi integral representation (trapezoidal rule after r = e^v, exponentially
-// accurate) plus, for α > 1, its oscillating residue term. Throws ValueError for α ∉ (0, 2].
+// accurate) plus, for α > 1, its oscillating residue term; within 1e-4 of α = 1, linear
+// interpolation in α to exp(z). Throws ValueError for α ∉ (0, 2].
 double mittag_leffler(double alpha, double z);
 
 // ---- fractional relaxation: Caputo D^α y = −λ y, y(0) = y0 (and y'(0) = 0 for α > 1), on
