@@ -48,7 +48,8 @@ void bind_nn(nb::module_& apps) {
   nb::class_<nn::Adam, nn::Optimizer>(m, "Adam").def(nb::init<double, double, double, double>(),
                                                      nb::arg("lr"), nb::arg("beta1"),
                                                      nb::arg("beta2"), nb::arg("eps"));
-  nb::class_<nn::Trainer>(m, "Trainer")
+  nb::class_<nn::Trainer>(m, "Trainer",
+                          "Trains a copy of `model` with `optimizer`; the trained model is .model.")
       .def(
           "__init__",
           [](nn::Trainer* self, const nn::MLP& model, std::shared_ptr<nn::Optimizer> optimizer) {
