@@ -51,6 +51,10 @@ Trainer::Trainer(MLP model, std::shared_ptr<const Optimizer> optimizer)
 
 double Trainer::train_step(const Array& x, const Array& labels) {
   check_batch(model_, x, labels);
+  return step(x, labels).item<double>();
+}
+
+Array Trainer::step(const Array& x, const Array& labels) {
   std::vector<Array> inputs{in_dtype(x, model_.dtype()), labels};
   const auto& parameters = model_.parameters();
   inputs.insert(inputs.end(), parameters.begin(), parameters.end());
@@ -61,7 +65,7 @@ double Trainer::train_step(const Array& x, const Array& labels) {
   const std::size_t count = parameters.size();
   model_.set_parameters({out.begin() + 1, out.begin() + 1 + count});
   state_.assign(out.begin() + 1 + count, out.end());
-  return out[0].item<double>();
+  return out[0];
 }
 
 std::vector<double> Trainer::fit(const Array& x, const Array& labels, int epochs,
@@ -73,13 +77,18 @@ std::vector<double> Trainer::fit(const Array& x, const Array& labels, int epochs
   const std::int64_t n = x.shape()[0];
   std::vector<double> losses;
   for (int e = 0; e < epochs; ++e) {
-    double total = 0;
+    // The batch losses stay on the device and are read once per epoch, so steps queue up
+    // without waiting for each other's loss.
+    std::vector<Array> batch_losses;
+    std::vector<double> batch_weights;
     for (std::int64_t begin = 0; begin < n; begin += batch_size) {
       const std::int64_t end = std::min(n, begin + batch_size);
-      total += train_step(x.slice(0, begin, end), labels.slice(0, begin, end)) *
-               static_cast<double>(end - begin);
+      batch_losses.push_back(step(x.slice(0, begin, end), labels.slice(0, begin, end)));
+      batch_weights.push_back(static_cast<double>(end - begin) / static_cast<double>(n));
     }
-    losses.push_back(total / static_cast<double>(n));
+    losses.push_back(
+        sum(stack(batch_losses).astype(DType::Float64) * Array::from_vector(batch_weights))
+            .item<double>());
   }
   return losses;
 }

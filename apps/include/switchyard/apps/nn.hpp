@@ -156,6 +156,8 @@ class Trainer {
   const MLP& model() const { return model_; }
 
  private:
+  Array step(const Array& x, const Array& labels);  // the loss, computed, not read
+
   MLP model_;
   std::shared_ptr<const Optimizer> optimizer_;
   StepFunction step_;
