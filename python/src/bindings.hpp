@@ -26,9 +26,11 @@ void bind_dlpack(nb::module_& m, nb::class_<Array>& array);
 PyType_Slot* buffer_slots();
 void bind_runtime(nb::module_& m);
 void bind_pipeline(nb::module_& m);
-// The apps (apps/), each in a submodule of `apps`.
+// switchyard.apps: each app's submodule under the `apps` submodule.
 void bind_oscillators(nb::module_& apps);
+void bind_fractional(nb::module_& apps);
 void bind_field(nb::module_& apps);
+void bind_nn(nb::module_& apps);
 void bind_query(nb::module_& apps);
 
 }  // namespace switchyard::python

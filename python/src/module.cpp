@@ -26,6 +26,8 @@ NB_MODULE(_switchyard, m) {
   bind_pipeline(m);
   auto apps = m.def_submodule("apps", "The workloads users run (apps/), on the public API.");
   bind_oscillators(apps);
+  bind_fractional(apps);
   bind_field(apps);
+  bind_nn(apps);
   bind_query(apps);
 }
