@@ -189,7 +189,7 @@ int demo(const DemoOptions& options) {
     row.automatic = time_work(work, runs, budget_s);
     if (row.automatic.seconds) {
       try {
-        row.choice = auto_choice(explain(work));
+        row.choice = auto_choice(switchyard::explain(work));
       } catch (const Error& e) {
         row.automatic = {std::nullopt, first_line(e)};
       }
