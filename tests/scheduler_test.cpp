@@ -588,9 +588,37 @@ TEST(BreakEven, NulloptWhenTheChoiceNeverFlips) {
   EXPECT_FALSE(Scheduler({cpu_like()}).break_even(elementwise(1000, 1, 0)));
 }
 
+TEST(Choose, ExploresACloseUnmeasuredCandidateUntilItsHistoryIsTrusted) {
+  const DeviceModel a = renamed(cpu_like(), "a"), b = renamed(cpu_like(), "b");
+  Scheduler s({a, b});
+  const Workload w = elementwise(1000, 1, 0);
+  EXPECT_EQ(s.choose(w), 0);  // a tie: the lower index, nothing measured
+  // a measured twice as slow as both models say: b, predicted within 3x of that, is tried...
+  const double predicted_s = s.decide(w).ranking.front().expected_s;
+  s.record(w, 0, 2 * predicted_s);
+  for (int i = 0; i < s.options().history_trust_samples; ++i) {
+    EXPECT_EQ(s.choose(w), 1) << "sample " << i;
+    EXPECT_EQ(s.cached_reason(w), Reason::Exploring);
+    s.record(w, 1, 4 * predicted_s);  // ... and found slower still
+  }
+  // ... until measured enough: then the measurements decide.
+  EXPECT_EQ(s.choose(w), 0);
+  EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
+}
+
+TEST(Choose, DoesNotExploreACandidatePredictedFarSlower) {
+  DeviceModel slow = renamed(cpu_like(), "slow");
+  slow.launch_s = 1;
+  Scheduler s({cpu_like(), slow});
+  const Workload w = elementwise(1000, 1, 0);
+  for (int i = 0; i < 3; ++i) s.record(w, 0, 1e-6);
+  EXPECT_EQ(s.choose(w), 0);
+  EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
+}
+
 TEST(Reasons, AreDescribed) {
   for (auto r : {Reason::OnlyCandidate, Reason::LowestPredicted, Reason::LowestMeasured,
-                 Reason::KeptByHysteresis, Reason::CompileInBackground, Reason::InsufficientMemory,
+                 Reason::KeptByHysteresis, Reason::Exploring, Reason::CompileInBackground, Reason::InsufficientMemory,
                  Reason::Forced})
     EXPECT_GT(sched::describe(r).size(), 10u);
   EXPECT_NE(sched::describe(Reason::LowestMeasured), sched::describe(Reason::LowestPredicted));
