@@ -56,6 +56,9 @@ std::string_view describe(Reason r) {
       return "lowest expected time, corrected by measured history";
     case Reason::KeptByHysteresis:
       return "kept the previous choice: no other candidate is faster by the hysteresis margin";
+    case Reason::Exploring:
+      return "exploring: measured too few times, and predicted close enough to the best that the "
+             "model alone cannot rule it out";
     case Reason::CompileInBackground:
       return "the fastest candidate is not compiled yet: runs where the kernel is ready meanwhile";
     case Reason::InsufficientMemory:
@@ -96,6 +99,7 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
     // host stay predicted (see record()).
     const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
       const int samples = history_.samples(key);
+      if (out) e.samples = samples;
       if (samples == 0) return modelled_s;
       const double measured_s = *history_.estimate(key);
       if (out) *out = measured_s;
@@ -134,8 +138,28 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
     const bool measured = std::any_of(d.ranking.begin(), d.ranking.end(),
                                       [](const auto& e) { return e.fits && e.measured_s; });
     d.reason = measured ? Reason::LowestMeasured : Reason::LowestPredicted;
+    if (const CandidateEstimate* c = challenger(d.ranking)) {
+      d.chosen = c->candidate;
+      d.reason = Reason::Exploring;
+    }
   }
   return d;
+}
+
+// Once the best candidate has been measured, the first ranked candidate that is ready, fits, has
+// fewer than history_trust_samples measurements and is expected within explore_within of the
+// best: its model may be wrong by that much (a calibration taken under load, an op the model
+// prices poorly), and only measuring it can tell. Each is tried at most that many times per
+// kernel and size, so a candidate that really is slower costs a bounded number of runs.
+const CandidateEstimate* Scheduler::challenger(const std::vector<CandidateEstimate>& ranking) const {
+  const CandidateEstimate& best = ranking.front();
+  if (!best.measured_s) return nullptr;
+  for (std::size_t i = 1; i < ranking.size(); ++i) {
+    const CandidateEstimate& c = ranking[i];
+    if (c.expected_s > options_.explore_within * best.expected_s) break;
+    if (c.fits && c.compiled && c.samples < options_.history_trust_samples) return &c;
+  }
+  return nullptr;
 }
 
 std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& compiled) const {
@@ -202,7 +226,9 @@ std::optional<Reason> Scheduler::cached_reason(const Workload& w,
 Decision Scheduler::redecide(const Workload& w, const std::vector<bool>& compiled,
                              std::optional<int> previous) const {
   Decision d = decide(w, compiled);
-  if (!previous || *previous == d.chosen || d.reason == Reason::CompileInBackground) return d;
+  if (!previous || *previous == d.chosen || d.reason == Reason::CompileInBackground ||
+      d.reason == Reason::Exploring)
+    return d;
   const auto estimate_of = [&d](int c) -> const CandidateEstimate& {
     return *std::find_if(d.ranking.begin(), d.ranking.end(),
                          [c](const auto& e) { return e.candidate == c; });

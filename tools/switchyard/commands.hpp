@@ -1,12 +1,21 @@
 // The subcommands of the `switchyard` program.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
 namespace switchyard::cli {
 
 int info(bool json);
-int demo();
+// `switchyard demo`: every workload (or the one named) at its small and large size, or at n.
+struct DemoOptions {
+  std::string workload;  // empty: all
+  std::optional<std::int64_t> n;
+  bool quick = false;  // small sizes, one timed run each (for tests)
+  std::string json_path = "switchyard-demo.json";
+};
+int demo(const DemoOptions& options);
 int calibrate(bool quick);
 int explain(const std::string& op, double n_elements, const std::string& resident);
 

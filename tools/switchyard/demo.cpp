@@ -1,155 +1,218 @@
-// `switchyard demo`: the machine (as `switchyard info` shows it), one computation on every usable
-// device with its result and time, and then the scheduler at work: for a few kernels at a small
-// and a large size, every candidate's measured time beside auto's choice and its reason. A device
-// that fails shows its error in the tables while auto's work falls back; the exit status is 0
-// while any device still works.
+// `switchyard demo`: the machine (as `switchyard info` shows it), then every workload of apps/ at
+// a small and a large size on every device and on auto, in one table: each device's time, auto's
+// time, the device auto chose and explain's reason for it. A progress bar (plain lines when not
+// on a terminal) shows where it is; the same data goes to a JSON file. A device that fails shows
+// its error in its cell while auto's work falls back; the exit status is 0 while any device works
+// and auto ran everything.
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <functional>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "commands.hpp"
+#include "demo_workloads.hpp"
+#include "progress.hpp"
 #include "switchyard/switchyard.hpp"
 
 namespace switchyard::cli {
 namespace {
 
-double seconds_of(const std::function<void()>& work) {
-  const auto start = std::chrono::steady_clock::now();
-  work();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// Median of `runs` timed runs after one untimed warm-up (which compiles what it needs).
-double median_seconds(const std::function<void()>& work, int runs = 7) {
-  work();
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) times.push_back(seconds_of(work));
-  std::nth_element(times.begin(), times.begin() + runs / 2, times.end());
-  return times[runs / 2];
-}
+// One cell of the table: a median time, or the error that stopped the work there.
+struct Cell {
+  std::optional<double> seconds;
+  std::string error;
+};
 
 // The first line of an error, short enough for a table cell.
-std::string failure(const Error& e, std::size_t width) {
+std::string first_line(const Error& e) {
   std::string line(e.what());
-  line = line.substr(0, line.find('\n'));
-  if (line.size() > width) line = line.substr(0, width - 3) + "...";
-  return line;
+  return line.substr(0, line.find('\n'));
+}
+
+// The median of up to `runs` timed runs after one untimed warm-up (which compiles what the work
+// needs there); stops early once `budget_s` is spent, so a slow device costs a bounded time.
+Cell time_work(const std::function<void()>& work, int runs, double budget_s) {
+  try {
+    const auto start = Clock::now();
+    work();
+    std::vector<double> times;
+    while (static_cast<int>(times.size()) < runs && (times.empty() || seconds_since(start) < budget_s)) {
+      const auto t0 = Clock::now();
+      work();
+      times.push_back(seconds_since(t0));
+    }
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    return {times[times.size() / 2], ""};
+  } catch (const Error& e) {
+    return {std::nullopt, first_line(e)};
+  }
+}
+
+// Where auto ran the work (the device that ran the largest share of its time) and why.
+struct AutoChoice {
+  std::string device;
+  double share = 0;
+  std::string reason;
+};
+
+AutoChoice auto_choice(const Explanation& e) {
+  std::map<std::string, double> time_on;
+  const KernelReport* longest = nullptr;
+  double total = 0;
+  for (const KernelReport& k : e.kernels) {
+    time_on[k.ran_on] += k.actual_s;
+    total += k.actual_s;
+    if (!longest || k.actual_s > longest->actual_s) longest = &k;
+  }
+  if (!longest) return {"-", 0, "no kernel ran"};
+  const auto top = std::max_element(time_on.begin(), time_on.end(),
+                                    [](const auto& a, const auto& b) { return a.second < b.second; });
+  std::string reason = longest->kernel + ": " + longest->reason;
+  if (longest->fallbacks)
+    reason += fmt::format(" (ran after {} fallback(s) from {})", longest->fallbacks, longest->chosen);
+  return {top->first, total > 0 ? top->second / total : 1, reason};
 }
 
 std::string duration(double s) {
-  return s < 1e-3 ? fmt::format("{:.1f} us", s * 1e6) : fmt::format("{:.2f} ms", s * 1e3);
+  if (s < 1e-3) return fmt::format("{:.1f} us", s * 1e6);
+  if (s < 1) return fmt::format("{:.2f} ms", s * 1e3);
+  return fmt::format("{:.2f} s", s);
 }
 
-// Every candidate the scheduler weighs: devices, and the CPU both inline and parallel.
-std::vector<std::string> candidates() {
-  std::vector<std::string> names;
-  for (const DeviceInfo& d : devices()) {
-    if (d.kind == DeviceKind::CPU && d.backend == "cpu") {
-      names.push_back(d.id() + "/inline");
-      names.push_back(d.id() + "/parallel");
-    } else {
-      names.push_back(d.id());
-    }
-  }
-  return names;
+std::string cell_text(const Cell& c) {
+  return c.seconds ? duration(*c.seconds) : "failed";
 }
 
-// Runs one computation on every device; returns how many succeeded.
-int every_device() {
-  constexpr std::int64_t n = 1'000'000;
-  const Array a = Array::uniform({n}, 1), b = Array::uniform({n}, 2), c = Array::uniform({n}, 3);
-  fmt::print("\nsum(a*b + sin(c)) over {} float32 elements, inputs on the host\n", n);
-  fmt::print("  {:<10} {:>16} {:>12} {:>12}\n", "device", "result", "first run", "median");
-  int working = 0;
-  for (const DeviceInfo& d : devices()) {
-    DeviceScope scope(d.id());
-    try {
-      double result = 0;
-      const double first = seconds_of([&] { result = sum(a * b + sin(c)).item<double>(); });
-      const double median = median_seconds([&] { sum(a * b + sin(c)).item<double>(); }, 5);
-      fmt::print("  {:<10} {:>16.6f} {:>12} {:>12}\n", d.id(), result, duration(first),
-                 duration(median));
-      ++working;
-    } catch (const Error& e) {
-      fmt::print("  {:<10} failed: {}\n", d.id(), failure(e, 100));
-    }
-  }
-  fmt::print("  (the first run includes compiling the kernels for that device)\n");
-  return working;
-}
-
-struct Workload {
-  std::string name;
-  std::function<void(std::int64_t n)> prepare;  // makes the inputs
-  std::function<void()> run;                    // one kernel, result read on the host
+struct Row {
+  std::string workload, what;
+  std::int64_t n = 0;
+  std::vector<Cell> devices;  // one per device id, in order
+  Cell automatic;
+  AutoChoice choice;
 };
 
-// Returns whether auto ran every workload (falling back where a device failed).
-bool scheduler_table() {
-  Array a, b, m, x;
-  const std::vector<Workload> workloads = {
-      {"a + b", [&](std::int64_t n) { a = Array::uniform({n}, 1), b = Array::uniform({n}, 2); },
-       [&] { (a + b).to_vector<float>(); }},
-      {"sin(a)", [&](std::int64_t n) { a = Array::uniform({n}, 1); },
-       [&] { sin(a).to_vector<float>(); }},
-      {"sum(a)", [&](std::int64_t n) { a = Array::uniform({n}, 1); },
-       [&] { sum(a).item<double>(); }},
-      {"matmul(M, x)",
-       [&](std::int64_t n) {
-         const auto side = static_cast<std::int64_t>(std::sqrt(static_cast<double>(n)));
-         m = Array::uniform({side, side}, 1), x = Array::uniform({side}, 2);
-       },
-       [&] { matmul(m, x).to_vector<float>(); }},
-  };
-  const auto names = candidates();
-  fmt::print(
-      "\nThe scheduler: each kernel's measured median on every candidate, and auto's choice\n");
-  std::string header = fmt::format("  {:<14} {:>9}", "kernel", "elements");
-  for (const auto& c : names) header += fmt::format(" {:>15}", c);
-  fmt::print("{} {:>11}  {}\n", header, "auto", "auto's choice and reason");
-  bool auto_ran_everything = true;
-  for (const auto& w : workloads) {
-    for (const std::int64_t n : {1'000, 4'000'000}) {
-      w.prepare(n);
-      std::string row = fmt::format("  {:<14} {:>9}", w.name, n);
-      for (const auto& c : names) {
-        DeviceScope scope(c);
-        try {
-          row += fmt::format(" {:>15}", duration(median_seconds(w.run)));
-        } catch (const Error&) {
-          row += fmt::format(" {:>15}", "failed");
-        }
-      }
-      try {
-        const double auto_s = median_seconds(w.run);
-        const Explanation e = switchyard::explain(w.run);
-        const KernelReport& k = e.kernels.front();
-        const std::string fell_back =
-            k.fallbacks ? fmt::format(" (after {} fallback(s) from {})", k.fallbacks, k.chosen)
-                        : "";
-        fmt::print("{} {:>11}  {}{}: {}\n", row, duration(auto_s), k.ran_on, fell_back, k.reason);
-      } catch (const Error& e) {
-        fmt::print("{} {:>11}  {}\n", row, "failed", failure(e, 100));
-        auto_ran_everything = false;
-      }
-    }
+nlohmann::json cell_json(const Cell& c) {
+  return c.seconds ? nlohmann::json{{"seconds", *c.seconds}}
+                   : nlohmann::json{{"seconds", nullptr}, {"error", c.error}};
+}
+
+nlohmann::json rows_json(const std::vector<std::string>& ids, const std::vector<Row>& rows,
+                         double total_s) {
+  nlohmann::json j = {{"devices", ids}, {"seconds", total_s}, {"rows", nlohmann::json::array()}};
+  for (const Row& r : rows) {
+    nlohmann::json row = {{"workload", r.workload}, {"n", r.n}, {"what", r.what}};
+    for (std::size_t i = 0; i < ids.size(); ++i) row["devices"][ids[i]] = cell_json(r.devices[i]);
+    row["auto"] = cell_json(r.automatic);
+    row["auto"]["choice"] = r.choice.device;
+    row["auto"]["share"] = r.choice.share;
+    row["auto"]["reason"] = r.choice.reason;
+    j["rows"].push_back(row);
   }
-  fmt::print(
-      "  (times include reading the result back to the host; `switchyard explain` shows the\n"
-      "   predicted breakdown behind each choice)\n");
-  return auto_ran_everything;
+  return j;
+}
+
+void print_table(const std::vector<std::string>& ids, const std::vector<Row>& rows) {
+  std::string header = fmt::format("  {:<12} {:>9}", "workload", "n");
+  for (const auto& id : ids) header += fmt::format(" {:>11}", id);
+  fmt::print("\n{} {:>11}  {}\n", header, "auto", "auto's choice: explain's reason");
+  for (const Row& r : rows) {
+    std::string line = fmt::format("  {:<12} {:>9}", r.workload, r.n);
+    for (const Cell& c : r.devices) line += fmt::format(" {:>11}", cell_text(c));
+    line += fmt::format(" {:>11}  ", cell_text(r.automatic));
+    line += r.automatic.seconds ? fmt::format("{} ({:.0f}% of its time): {}", r.choice.device,
+                                              r.choice.share * 100, r.choice.reason)
+                                : "failed: " + r.automatic.error;
+    fmt::print("{}\n", line);
+  }
+  fmt::print("\n  What each size runs:\n");
+  for (const Row& r : rows) fmt::print("    {:<12} n = {:<9} {}\n", r.workload, r.n, r.what);
+  for (const Row& r : rows)
+    for (std::size_t i = 0; i < ids.size(); ++i)
+      if (!r.devices[i].seconds)
+        fmt::print("  {} on {} failed: {}\n", r.workload, ids[i], r.devices[i].error);
 }
 
 }  // namespace
 
-int demo() {
+int demo(const DemoOptions& options) {
+  const auto start = Clock::now();
   info(false);
-  const int working = every_device();
-  const bool auto_ran_everything = scheduler_table();
-  return working > 0 && auto_ran_everything ? 0 : 1;
+  std::vector<DemoWorkload> chosen;
+  for (DemoWorkload& w : demo_workloads())
+    if (options.workload.empty() || w.name == options.workload) chosen.push_back(std::move(w));
+  if (chosen.empty()) {
+    std::string known;
+    for (const DemoWorkload& w : demo_workloads()) known += (known.empty() ? "" : ", ") + w.name;
+    throw ValueError("demo --workload: no workload named '" + options.workload +
+                     "'; expected one of " + known);
+  }
+  if (options.n && *options.n <= 0)
+    throw ValueError("demo --n: expected a positive size, given " + std::to_string(*options.n));
+
+  std::vector<std::string> ids;
+  for (const DeviceInfo& d : devices()) ids.push_back(d.id());
+  const int runs = options.quick ? 1 : 5;
+  const double budget_s = options.quick ? 0 : 1.5;
+
+  std::vector<std::pair<const DemoWorkload*, std::int64_t>> jobs;
+  for (const DemoWorkload& w : chosen) {
+    if (options.n)
+      jobs.emplace_back(&w, *options.n);
+    else if (options.quick)
+      jobs.emplace_back(&w, w.small);
+    else
+      for (const std::int64_t n : {w.small, w.large}) jobs.emplace_back(&w, n);
+  }
+  Progress progress(static_cast<int>(jobs.size() * (ids.size() + 1)));
+  std::vector<Row> rows;
+  for (const auto& [w, n] : jobs) {
+    Row row{w->name, w->describe(n), n};
+    const std::function<void()> work = w->prepare(n);
+    for (const std::string& id : ids) {
+      progress.step(fmt::format("{} n={} on {}", w->name, n, id));
+      const DeviceScope scope(id);
+      row.devices.push_back(time_work(work, runs, budget_s));
+      progress.finished(row.devices.back().seconds ? duration(*row.devices.back().seconds)
+                                                   : "failed: " + row.devices.back().error);
+    }
+    progress.step(fmt::format("{} n={} on auto", w->name, n));
+    row.automatic = time_work(work, runs, budget_s);
+    if (row.automatic.seconds) {
+      try {
+        row.choice = auto_choice(switchyard::explain(work));
+      } catch (const Error& e) {
+        row.automatic = {std::nullopt, first_line(e)};
+      }
+    }
+    progress.finished(row.automatic.seconds ? duration(*row.automatic.seconds)
+                                            : "failed: " + row.automatic.error);
+    rows.push_back(std::move(row));
+  }
+
+  print_table(ids, rows);
+  const double total_s = seconds_since(start);
+  std::ofstream(options.json_path) << rows_json(ids, rows, total_s).dump(2) << '\n';
+  fmt::print("\n  Times are medians of up to {} runs after a warm-up (which compiles), each run\n"
+             "  end to end with its result read back. {} written; took {}.\n",
+             runs, options.json_path, duration(total_s));
+
+  const bool any_device_works = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
+    return std::any_of(r.devices.begin(), r.devices.end(),
+                       [](const Cell& c) { return c.seconds.has_value(); });
+  });
+  const bool auto_ran_everything = std::all_of(
+      rows.begin(), rows.end(), [](const Row& r) { return r.automatic.seconds.has_value(); });
+  return any_device_works && auto_ran_everything ? 0 : 1;
 }
 
 }  // namespace switchyard::cli

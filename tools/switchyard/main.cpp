@@ -13,7 +13,15 @@ int main(int argc, char** argv) {
       "info",
       "Host, SIMD target, backends and devices, settings (exit status 1 when a setting is bad)");
   info->add_flag("--json", json, "print JSON for scripts");
-  app.add_subcommand("demo", "Runs a small computation on every usable device and times it");
+  switchyard::cli::DemoOptions demo_options;
+  std::int64_t demo_n = 0;
+  auto* demo = app.add_subcommand(
+      "demo", "Runs each workload at a small and a large size on every device and on auto");
+  demo->add_option("--workload", demo_options.workload,
+                   "run one workload: oscillators, fractional, field, mlp, query");
+  demo->add_option("--n", demo_n, "run at this size only (what n means depends on the workload)");
+  demo->add_option("--json", demo_options.json_path, "where to write the table as JSON");
+  demo->add_flag("--quick", demo_options.quick, "small sizes only, one timed run each");
 
   bool quick = false;
   auto* calibrate = app.add_subcommand(
@@ -35,7 +43,8 @@ int main(int argc, char** argv) {
     if (info->parsed()) return switchyard::cli::info(json);
     if (calibrate->parsed()) return switchyard::cli::calibrate(quick);
     if (explain->parsed()) return switchyard::cli::explain(op, n, resident);
-    return switchyard::cli::demo();
+    if (demo_n != 0) demo_options.n = demo_n;
+    return switchyard::cli::demo(demo_options);
   } catch (const switchyard::Error& e) {
     std::fprintf(stderr, "switchyard: %s\n", e.what());
     return 2;

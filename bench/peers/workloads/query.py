@@ -1,0 +1,85 @@
+"""A query over n events (value v, weight w), float32: keep v > 0, map to revenue v·w, then the
+kept count and total, the running total of the kept revenue in event order (read back whole) and
+the 10 largest revenues."""
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from peer_libraries import switchyard_variants
+
+TOP = 10
+
+
+def inputs(n):
+    rng = np.random.default_rng(n)
+    return {"v": rng.standard_normal(n, dtype=np.float32),
+            "w": rng.uniform(0.5, 1.5, n).astype(np.float32)}
+
+
+def result(count, total, running, top):
+    return np.concatenate([[count, total], running, top])
+
+
+def numpy_query(v, w):
+    kept = v > 0
+    revenue = v[kept] * w[kept]
+    return result(revenue.size, revenue.sum(dtype=np.float64), np.cumsum(revenue),
+                  np.sort(revenue)[::-1][:TOP])
+
+
+def numexpr_query(ne, v, w):
+    revenue = ne.evaluate("where(v > 0, v * w, 0)")
+    kept = revenue[v > 0]
+    return result(kept.size, kept.sum(dtype=np.float64), np.cumsum(kept),
+                  np.sort(kept)[::-1][:TOP])
+
+
+def torch_query(torch, v, w):
+    kept = v > 0
+    revenue = v[kept] * w[kept]
+    return result(revenue.numel(), revenue.sum(dtype=torch.float64).item(),
+                  torch.cumsum(revenue, 0).cpu().numpy(), torch.topk(revenue, TOP).values.cpu().numpy())
+
+
+def jax_query(jax, v, w):
+    # jit cannot make the data-dependent size of the kept values: JAX users run this eagerly.
+    jnp = jax.numpy
+    kept = v > 0
+    revenue = v[kept] * w[kept]
+    return result(revenue.size, float(revenue.sum(dtype=jnp.float64)),
+                  np.asarray(jnp.cumsum(revenue)), np.asarray(jax.lax.top_k(revenue, TOP)[0]))
+
+
+def implementations(x, peers):
+    v, w = x["v"], x["w"]
+    fns = {"numpy": lambda: numpy_query(v, w)}
+    sy = peers.switchyard
+    events = sy.apps.query.Events(sy.asarray(v), sy.asarray(w))
+
+    def switchyard_run():
+        r = sy.apps.query.run(events, top_k=TOP)
+        return result(r.count, r.total, np.asarray(r.running_total), r.top_revenue)
+
+    fns.update(switchyard_variants(peers, switchyard_run))
+    if peers.numexpr is not None:
+        fns["numexpr"] = lambda: numexpr_query(peers.numexpr, v, w)
+    if peers.torch is not None:
+        for device in peers.torch_devices:
+            tv, tw = (peers.torch.from_numpy(a).to(device) for a in (v, w))
+            fns[f"torch {device}"] = lambda tv=tv, tw=tw: torch_query(peers.torch, tv, tw)
+    if peers.jax is not None:
+        jv, jw = peers.jax.numpy.asarray(v), peers.jax.numpy.asarray(w)
+        fns["jax cpu"] = lambda: jax_query(peers.jax, jv, jw)
+    return fns
+
+
+def matches(result, reference, x):
+    # float32 running totals over millions of values differ by summation order.
+    return result.shape == reference.shape and np.allclose(result, reference, rtol=1e-3)
+
+
+WORKLOAD = SimpleNamespace(
+    name="query", what="keep v > 0, revenue v·w, count, total, running total, top 10; float32",
+    size_label="events n", sizes=[10**5, 10**6, 10**7, 3 * 10**7], quick_sizes=[10**6],
+    inputs=inputs, implementations=implementations, matches=matches)
