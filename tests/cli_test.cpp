@@ -3,12 +3,15 @@
 // with exit status 2, never a crash.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "child_process.hpp"
+#include "switchyard/runtime.hpp"
 #include "test_support.hpp"
 
 namespace switchyard {
@@ -73,6 +76,50 @@ TEST(Explain, NamesOtherThanAToZAreAParseErrorSayingWhichExist) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("unknown variable 'rate'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("named a to z"), std::string::npos) << r.err;
+}
+
+TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
+  const testing_support::TempDir dir;
+  const std::string json = (dir.path() / "demo.json").string();
+  const auto r = run_cli({"demo", "--workload", "query", "--n", "1000", "--json", json});
+  ASSERT_EQ(r.status, 0) << r.out << r.err;
+  std::ifstream in(json);
+  const auto j = nlohmann::json::parse(in);
+  std::vector<std::string> ids;
+  for (const DeviceInfo& d : devices()) ids.push_back(d.id());
+  EXPECT_EQ(j["devices"].get<std::vector<std::string>>(), ids);
+  ASSERT_EQ(j["rows"].size(), 1u) << j.dump(2);
+  const auto& row = j["rows"][0];
+  EXPECT_EQ(row["workload"], "query");
+  EXPECT_EQ(row["n"], 1000);
+  for (const std::string& id : ids) {
+    ASSERT_TRUE(row["devices"][id]["seconds"].is_number()) << id << ": " << row.dump(2);
+    EXPECT_GT(row["devices"][id]["seconds"].get<double>(), 0);
+  }
+  EXPECT_GT(row["auto"]["seconds"].get<double>(), 0);
+  // auto's choice is one of the candidates: a device, or the CPU inline or parallel.
+  const std::string choice = row["auto"]["choice"];
+  EXPECT_TRUE(std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
+    return choice.rfind(id, 0) == 0;
+  })) << choice;
+  EXPECT_FALSE(row["auto"]["reason"].get<std::string>().empty());
+  // The table shows the same row; with no terminal, progress is plain lines on stderr.
+  EXPECT_NE(r.out.find("query"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(choice + " ("), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("[" + std::to_string(ids.size() + 1) + "/" + std::to_string(ids.size() + 1) +
+                       "] query n=1000 on auto: "),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(Demo, AnUnknownWorkloadOrSizeIsAnErrorNamingWhatIsValid) {
+  const auto unknown = run_cli({"demo", "--workload", "weather"});
+  EXPECT_EQ(unknown.status, 2) << unknown.err;
+  EXPECT_NE(unknown.err.find("no workload named 'weather'"), std::string::npos) << unknown.err;
+  EXPECT_NE(unknown.err.find("oscillators"), std::string::npos) << unknown.err;
+  const auto negative = run_cli({"demo", "--workload", "field", "--n", "-3"});
+  EXPECT_EQ(negative.status, 2) << negative.err;
+  EXPECT_NE(negative.err.find("given -3"), std::string::npos) << negative.err;
 }
 
 }  // namespace

@@ -624,8 +624,8 @@ TEST(Choose, DoesNotExploreACandidatePredictedFarSlower) {
 
 TEST(Reasons, AreDescribed) {
   for (auto r : {Reason::OnlyCandidate, Reason::LowestPredicted, Reason::LowestMeasured,
-                 Reason::KeptByHysteresis, Reason::Exploring, Reason::CompileInBackground, Reason::InsufficientMemory,
-                 Reason::Forced})
+                 Reason::KeptByHysteresis, Reason::Exploring, Reason::CompileInBackground,
+                 Reason::InsufficientMemory, Reason::Forced})
     EXPECT_GT(sched::describe(r).size(), 10u);
   EXPECT_NE(sched::describe(Reason::LowestMeasured), sched::describe(Reason::LowestPredicted));
 }

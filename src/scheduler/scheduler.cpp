@@ -151,7 +151,8 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
 // best: its model may be wrong by that much (a calibration taken under load, an op the model
 // prices poorly), and only measuring it can tell. Each is tried at most that many times per
 // kernel and size, so a candidate that really is slower costs a bounded number of runs.
-const CandidateEstimate* Scheduler::challenger(const std::vector<CandidateEstimate>& ranking) const {
+const CandidateEstimate* Scheduler::challenger(
+    const std::vector<CandidateEstimate>& ranking) const {
   const CandidateEstimate& best = ranking.front();
   if (!best.measured_s) return nullptr;
   for (std::size_t i = 1; i < ranking.size(); ++i) {

@@ -55,7 +55,7 @@ struct SchedulerOptions {
   // A candidate measured fewer than history_trust_samples times is tried while its expected
   // time is within this factor of the best one's: the model alone can be off by that much.
   double explore_within = 3.0;
-                                  // (at most History::kWindow)
+  // (at most History::kWindow)
 };
 
 class Scheduler {

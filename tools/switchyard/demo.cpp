@@ -46,7 +46,8 @@ Cell time_work(const std::function<void()>& work, int runs, double budget_s) {
     const auto start = Clock::now();
     work();
     std::vector<double> times;
-    while (static_cast<int>(times.size()) < runs && (times.empty() || seconds_since(start) < budget_s)) {
+    while (static_cast<int>(times.size()) < runs &&
+           (times.empty() || seconds_since(start) < budget_s)) {
       const auto t0 = Clock::now();
       work();
       times.push_back(seconds_since(t0));
@@ -75,11 +76,13 @@ AutoChoice auto_choice(const Explanation& e) {
     if (!longest || k.actual_s > longest->actual_s) longest = &k;
   }
   if (!longest) return {"-", 0, "no kernel ran"};
-  const auto top = std::max_element(time_on.begin(), time_on.end(),
-                                    [](const auto& a, const auto& b) { return a.second < b.second; });
+  const auto top =
+      std::max_element(time_on.begin(), time_on.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
   std::string reason = longest->kernel + ": " + longest->reason;
   if (longest->fallbacks)
-    reason += fmt::format(" (ran after {} fallback(s) from {})", longest->fallbacks, longest->chosen);
+    reason +=
+        fmt::format(" (ran after {} fallback(s) from {})", longest->fallbacks, longest->chosen);
   return {top->first, total > 0 ? top->second / total : 1, reason};
 }
 
@@ -146,7 +149,6 @@ void print_table(const std::vector<std::string>& ids, const std::vector<Row>& ro
 
 int demo(const DemoOptions& options) {
   const auto start = Clock::now();
-  info(false);
   std::vector<DemoWorkload> chosen;
   for (DemoWorkload& w : demo_workloads())
     if (options.workload.empty() || w.name == options.workload) chosen.push_back(std::move(w));
@@ -158,6 +160,7 @@ int demo(const DemoOptions& options) {
   }
   if (options.n && *options.n <= 0)
     throw ValueError("demo --n: expected a positive size, given " + std::to_string(*options.n));
+  info(false);
 
   std::vector<std::string> ids;
   for (const DeviceInfo& d : devices()) ids.push_back(d.id());
@@ -176,7 +179,7 @@ int demo(const DemoOptions& options) {
   Progress progress(static_cast<int>(jobs.size() * (ids.size() + 1)));
   std::vector<Row> rows;
   for (const auto& [w, n] : jobs) {
-    Row row{w->name, w->describe(n), n};
+    Row row{w->name, w->describe(n), n, {}, {}, {}};
     const std::function<void()> work = w->prepare(n);
     for (const std::string& id : ids) {
       progress.step(fmt::format("{} n={} on {}", w->name, n, id));
@@ -202,9 +205,10 @@ int demo(const DemoOptions& options) {
   print_table(ids, rows);
   const double total_s = seconds_since(start);
   std::ofstream(options.json_path) << rows_json(ids, rows, total_s).dump(2) << '\n';
-  fmt::print("\n  Times are medians of up to {} runs after a warm-up (which compiles), each run\n"
-             "  end to end with its result read back. {} written; took {}.\n",
-             runs, options.json_path, duration(total_s));
+  fmt::print(
+      "\n  Times are medians of up to {} runs after a warm-up (which compiles), each run\n"
+      "  end to end with its result read back. {} written; took {}.\n",
+      runs, options.json_path, duration(total_s));
 
   const bool any_device_works = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
     return std::any_of(r.devices.begin(), r.devices.end(),

@@ -71,8 +71,8 @@ DemoWorkload mlp() {
 DemoWorkload field() {
   return {"field", 256, 4096,
           [](std::int64_t n) {
-            return fmt::format("{0}x{0} damped spiral wave, 8 animation frames, statistics read back",
-                               n);
+            return fmt::format(
+                "{0}x{0} damped spiral wave, 8 animation frames, statistics read back", n);
           },
           [](std::int64_t n) -> std::function<void()> {
             const apps::field::Grid grid{.width = n, .height = n};
