@@ -114,7 +114,7 @@ void Recording::run_all(std::span<const View> inputs) {
       const Attempt failed = make_attempt(step.device->info().id(), "replay", e);
       device_health().record_failure(failed.device, e);
       record_failed_attempt(failed.device);
-      log_fallback(failed, label_, "");
+      log_fallback(failed, label_, "running the captured function again");
       throw;
     }
   }
