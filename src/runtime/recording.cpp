@@ -49,15 +49,15 @@ bool Recording::writes(const Buffer* buffer) const {
   });
 }
 
-Operand Recording::operand(const RecordedOperand& o, std::span<const View> inputs, Device& device,
-                           bool output) {
+void Recording::bind(const RecordedOperand& o, Operand& operand, std::span<const View> inputs,
+                     Device& device, bool output) {
+  if (o.bound_once) return;
   const Slot& slot = slots_[o.slot];
-  std::int64_t offset = o.offset;
   Buffer* buffer;
   switch (slot.kind) {
     case SlotKind::Input:
       buffer = inputs[slot.input].buffer.get();
-      offset += inputs[slot.input].offset;
+      operand.offset = o.offset + inputs[slot.input].offset;
       break;
     case SlotKind::Fresh: {
       std::shared_ptr<Buffer>& fresh = bound_[o.slot];
@@ -68,40 +68,52 @@ Operand Recording::operand(const RecordedOperand& o, std::span<const View> input
     default:
       buffer = slot.buffer.get();
   }
-  const DeviceMemory memory =
-      output && o.whole ? buffer->write_on(device) : buffer->read_on(device);
-  return {memory, o.dtype, offset, o.strides};
+  operand.memory = output && o.whole ? buffer->write_on(device) : buffer->read_on(device);
 }
 
-void Recording::run(const RecordedStep& step, std::span<const View> inputs) {
+void Recording::run(RecordedStep& step, std::span<const View> inputs) {
   Device& device = *step.device;
-  Operand in[kMaxKernelInputs], out[kMaxKernelOutputs];
   for (std::size_t i = 0; i < step.outputs.size(); ++i)
-    out[i] = operand(step.outputs[i], inputs, device, true);
+    bind(step.outputs[i], step.launch_output(i), inputs, device, true);
   for (std::size_t i = 0; i < step.inputs.size(); ++i)
-    in[i] = operand(step.inputs[i], inputs, device, false);
+    bind(step.inputs[i], step.launch_input(i), inputs, device, false);
   maybe_inject(device.info(), FaultStage::Launch);
-  if (step.library) {
-    LibraryArgs args = step.library_args;
-    Operand* in_slots[2] = {&args.a, &args.b};
-    Operand* out_slots[2] = {&args.c, &args.d};
-    for (std::size_t i = 0; i < step.inputs.size(); ++i) *in_slots[i] = in[i];
-    for (std::size_t i = 0; i < step.outputs.size(); ++i) *out_slots[i] = out[i];
-    device.launch(*step.executable, args);
-  } else {
-    device.launch(*step.executable,
-                  LaunchArgs{step.shape, std::span(in, step.inputs.size()), step.scalars,
-                             std::span(out, step.outputs.size()), step.parallelism});
-  }
+  if (step.library)
+    device.launch(*step.executable, step.library_args);
+  else
+    device.launch(*step.executable, LaunchArgs{step.shape, step.input_operands, step.scalars,
+                                               step.output_operands, step.parallelism});
   for (const RecordedOperand& o : step.outputs) {
+    if (o.bound_once) continue;
     const Slot& slot = slots_[o.slot];
     (slot.kind == SlotKind::Fresh ? *bound_[o.slot] : *slot.buffer).mark_written(device);
   }
 }
 
+void Recording::bind_once() {
+  std::vector<bool> host_only(slots_.size(), true);
+  for (const RecordedStep& step : steps_)
+    if (!step.device->info().host_addressable) {
+      for (const RecordedOperand& o : step.inputs) host_only[o.slot] = false;
+      for (const RecordedOperand& o : step.outputs) host_only[o.slot] = false;
+    }
+  for (RecordedStep& step : steps_) {
+    auto fix = [&](RecordedOperand& o, Operand& operand) {
+      const Slot& slot = slots_[o.slot];
+      if (slot.kind != SlotKind::Intermediate || !host_only[o.slot]) return;
+      o.bound_once = true;
+      operand.memory = slot.buffer->write_on(*step.device);  // the host copy itself
+    };
+    for (std::size_t i = 0; i < step.inputs.size(); ++i)
+      fix(step.inputs[i], step.launch_input(i));
+    for (std::size_t i = 0; i < step.outputs.size(); ++i)
+      fix(step.outputs[i], step.launch_output(i));
+  }
+}
+
 void Recording::run_all(std::span<const View> inputs) {
   Device* waited = nullptr;
-  for (const RecordedStep& step : steps_) {
+  for (RecordedStep& step : steps_) {
     try {
       run(step, inputs);
       // Errors of asynchronous launches surface here, before the outputs are handed out.
@@ -242,10 +254,15 @@ void Recorder::record_kernel(const Candidate& c, std::shared_ptr<Executable> exe
   step.executable = std::move(executable);
   step.shape = group.shape;
   step.scalars = group.scalars;
-  for (const View& in : group.inputs) step.inputs.push_back(read_operand(in));
+  for (const View& in : group.inputs) {
+    step.inputs.push_back(read_operand(in));
+    step.input_operands.push_back({{}, in.dtype, in.offset, in.strides});
+  }
   const bool fresh = group.destinations.empty();
-  for (const View& out : outputs)
+  for (const View& out : outputs) {
     step.outputs.push_back(written_operand(out, *c.device, fresh));
+    step.output_operands.push_back({{}, out.dtype, out.offset, out.strides});
+  }
   recording_->steps_.push_back(std::move(step));
 }
 
@@ -276,6 +293,7 @@ std::shared_ptr<Recording> Recorder::finish(std::span<const View> outputs) {
     r.outputs_.push_back(o);
   }
   r.bound_.assign(r.slots_.size(), nullptr);
+  r.bind_once();
   static std::atomic<std::uint64_t> next_id{1};
   r.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   r.label_ = "replay of " + std::to_string(r.steps_.size()) + " launches";

@@ -44,6 +44,9 @@ struct RecordedOperand {
   std::int64_t offset = 0;  // for Input slots: relative to the input's own offset
   Strides strides;
   bool whole = true;  // outputs: the launch overwrites the whole buffer (no copy in needed)
+  // An intermediate that only host-addressable devices touch: its memory is bound once, when
+  // recording ends, and its validity never changes (the host copy is the only one).
+  bool bound_once = false;
 };
 
 struct RecordedStep {
@@ -53,8 +56,17 @@ struct RecordedStep {
   bool library = false;
   Shape shape;                       // kernels: the iteration space
   std::vector<ScalarValue> scalars;  // kernels
-  LibraryArgs library_args;          // library ops: sizes (operands bound on replay)
-  std::vector<RecordedOperand> inputs, outputs;
+  std::vector<RecordedOperand> inputs, outputs;  // where each operand's memory comes from
+  // The launch's operands, filled in when recorded; a replay binds only memory (and an input's
+  // offset). Library ops keep theirs in library_args (a, b inputs; c, d outputs).
+  std::vector<Operand> input_operands, output_operands;
+  LibraryArgs library_args;
+  Operand& launch_input(std::size_t i) {
+    return library ? (i == 0 ? library_args.a : library_args.b) : input_operands[i];
+  }
+  Operand& launch_output(std::size_t i) {
+    return library ? (i == 0 ? library_args.c : library_args.d) : output_operands[i];
+  }
 };
 
 // One output of the function: a view of a slot.
@@ -92,9 +104,10 @@ class Recording {
  private:
   friend class Recorder;
   void run_all(std::span<const View> inputs);
-  void run(const RecordedStep& step, std::span<const View> inputs);
-  Operand operand(const RecordedOperand& o, std::span<const View> inputs, Device& device,
-                  bool output);
+  void run(RecordedStep& step, std::span<const View> inputs);
+  void bind(const RecordedOperand& o, Operand& operand, std::span<const View> inputs,
+            Device& device, bool output);
+  void bind_once();
 
   std::vector<Slot> slots_;
   std::vector<RecordedStep> steps_;
