@@ -48,9 +48,8 @@ void BM_KuramotoEager(benchmark::State& state) {
 void BM_KuramotoReplayed(benchmark::State& state) {
   sy::DeviceScope scope("cpu:0");
   const Network net;
-  const sy::Captured step = sy::capture([&](std::span<const sy::Array> in) {
-    return std::vector<sy::Array>{net.step(in[0])};
-  });
+  const sy::Captured step = sy::capture(
+      [&](std::span<const sy::Array> in) { return std::vector<sy::Array>{net.step(in[0])}; });
   sy::Array theta = net.theta;
   theta = step({theta})[0];  // records
   for (auto _ : state) theta = step({theta})[0];

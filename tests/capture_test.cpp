@@ -80,9 +80,8 @@ TEST_P(Capture, StateLoopWithMatmulMatchesTheHostLoop) {
   const auto omega_v = random_values(n, real(), 2, -1, 1);
   const auto k_v = random_values(n * n, real(), 3, 0, 2);
   const Array omega = host_array(omega_v, {n}, real()), k = host_array(k_v, {n, n}, real());
-  const Captured step = capture([&](std::span<const Array> in) {
-    return one(kuramoto_step(in[0], omega, k, dt));
-  });
+  const Captured step =
+      capture([&](std::span<const Array> in) { return one(kuramoto_step(in[0], omega, k, dt)); });
   Array theta = host_array(theta0, {n}, real());
   for (int t = 0; t < steps; ++t) theta = step({theta})[0];
 
@@ -132,9 +131,9 @@ TEST_P(Capture, AReplayPlansAndSchedulesNothing) {
   // Each kernel the runtime runs leaves one record: a replay leaves one for all of them.
   EXPECT_EQ(m.totals.count, 1);
   ASSERT_EQ(m.kernels.size(), 1u);
-  EXPECT_EQ(m.kernels[0].label,
-            "replay of " + std::to_string(f.stats().kernels + f.stats().library_calls) +
-                " launches");
+  EXPECT_EQ(
+      m.kernels[0].label,
+      "replay of " + std::to_string(f.stats().kernels + f.stats().library_calls) + " launches");
   std::vector<double> doubled(x.size());
   double total = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -172,8 +171,9 @@ TEST_P(Capture, ArraysFromOutsideAreReadAsTheyAreAtReplay) {
 
 TEST_P(Capture, InputsAndOutsideArraysReturnedComeBackAsCopies) {
   const Array outside = host_array({7, 8}, {2}, real());
-  const Captured f =
-      capture([&](std::span<const Array> in) { return std::vector<Array>{in[0], outside}; });
+  const Captured f = capture([&](std::span<const Array> in) {
+    return std::vector<Array>{in[0], outside};
+  });
   const Array x = host_array({1, 2}, {2}, real());
   for (int call = 0; call < 2; ++call) {
     const auto out = f({x});

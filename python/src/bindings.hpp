@@ -26,5 +26,6 @@ void bind_dlpack(nb::module_& m, nb::class_<Array>& array);
 PyType_Slot* buffer_slots();
 void bind_runtime(nb::module_& m);
 void bind_pipeline(nb::module_& m);
+void bind_capture(nb::module_& m);
 
 }  // namespace switchyard::python

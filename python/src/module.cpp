@@ -24,4 +24,5 @@ NB_MODULE(_switchyard, m) {
   bind_functions(m);
   bind_runtime(m);
   bind_pipeline(m);
+  bind_capture(m);
 }

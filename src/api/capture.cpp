@@ -36,8 +36,7 @@ struct Signature {
   runtime::Candidate pin;
 
   bool matches(std::span<const runtime::View> views, const runtime::Candidate& p) const {
-    if (views.size() != inputs.size() || p.device != pin.device ||
-        p.parallelism != pin.parallelism)
+    if (views.size() != inputs.size() || p.device != pin.device || p.parallelism != pin.parallelism)
       return false;
     for (std::size_t i = 0; i < views.size(); ++i) {
       const InputKey& k = inputs[i];
@@ -131,9 +130,9 @@ std::vector<Array> Captured::State::record(std::span<const Array> inputs) {
         out = out.copy();
         eval(out);
       }
-      output_views.push_back(out.size() > 0 ? view_of(out)
-                                            : runtime::View{nullptr, out.dtype(), out.shape(),
-                                                            out.strides(), 0});
+      output_views.push_back(
+          out.size() > 0 ? view_of(out)
+                         : runtime::View{nullptr, out.dtype(), out.shape(), out.strides(), 0});
     }
     recording = recorder.finish(output_views);
   }
@@ -161,9 +160,8 @@ std::vector<Array> Captured::operator()(std::span<const Array> inputs) const {
   ++s.stats.calls;
   s.bind(inputs);
   const runtime::Candidate& pin = runtime::pinned_candidate();
-  const auto entry = std::find_if(s.entries.begin(), s.entries.end(), [&](const auto& e) {
-    return e.signature.matches(s.views, pin);
-  });
+  const auto entry = std::find_if(s.entries.begin(), s.entries.end(),
+                                  [&](const auto& e) { return e.signature.matches(s.views, pin); });
   if (entry != s.entries.end()) {
     try {
       auto outputs = s.replay(*entry->recording);

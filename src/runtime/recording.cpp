@@ -104,8 +104,7 @@ void Recording::bind_once() {
       o.bound_once = true;
       operand.memory = slot.buffer->write_on(*step.device);  // the host copy itself
     };
-    for (std::size_t i = 0; i < step.inputs.size(); ++i)
-      fix(step.inputs[i], step.launch_input(i));
+    for (std::size_t i = 0; i < step.inputs.size(); ++i) fix(step.inputs[i], step.launch_input(i));
     for (std::size_t i = 0; i < step.outputs.size(); ++i)
       fix(step.outputs[i], step.launch_output(i));
   }
@@ -189,7 +188,8 @@ std::uint32_t Recorder::slot_of(const View& view) {
 RecordedOperand Recorder::read_operand(const View& view) {
   const std::uint32_t slot = slot_of(view);
   const Slot& s = recording_->slots_[slot];
-  const std::int64_t offset = s.kind == SlotKind::Input ? view.offset - s.input_offset : view.offset;
+  const std::int64_t offset =
+      s.kind == SlotKind::Input ? view.offset - s.input_offset : view.offset;
   return {slot, view.dtype, offset, view.strides, true};
 }
 
@@ -214,14 +214,13 @@ void Recorder::check_destinations(std::span<const View> destinations) const {
           "would not run that read again and would reuse the value it gave; expected the "
           "function to compute on arrays only, returning what the caller reads");
     const auto it = slot_index_.find(d.buffer.get());
-    if (it == slot_index_.end() ||
-        recording_->slots_[it->second].kind != SlotKind::Intermediate)
-      throw ValueError(std::string("cannot write into ") +
-                       (it != slot_index_.end() &&
-                                recording_->slots_[it->second].kind == SlotKind::Input
-                            ? "an input"
-                            : "an array not computed") +
-                       " inside a captured function: " + kWriteAdvice);
+    if (it == slot_index_.end() || recording_->slots_[it->second].kind != SlotKind::Intermediate)
+      throw ValueError(
+          std::string("cannot write into ") +
+          (it != slot_index_.end() && recording_->slots_[it->second].kind == SlotKind::Input
+               ? "an input"
+               : "an array not computed") +
+          " inside a captured function: " + kWriteAdvice);
   }
 }
 

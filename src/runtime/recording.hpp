@@ -30,11 +30,11 @@ enum class SlotKind : std::uint8_t { Input, Intermediate, Fresh, Constant };
 
 struct Slot {
   SlotKind kind;
-  int input = -1;                   // Input: which input of the function
-  std::int64_t input_offset = 0;    // Input: that input's offset when recorded
-  std::shared_ptr<Buffer> buffer;   // Intermediate, Constant (Fresh: only while recording)
-  Device* device = nullptr;         // Fresh: where its launch allocates it
-  std::size_t bytes = 0;            // Fresh
+  int input = -1;                  // Input: which input of the function
+  std::int64_t input_offset = 0;   // Input: that input's offset when recorded
+  std::shared_ptr<Buffer> buffer;  // Intermediate, Constant (Fresh: only while recording)
+  Device* device = nullptr;        // Fresh: where its launch allocates it
+  std::size_t bytes = 0;           // Fresh
 };
 
 // An operand of a recorded launch: a view of a slot's buffer.
@@ -54,8 +54,8 @@ struct RecordedStep {
   Parallelism parallelism = Parallelism::Auto;
   std::shared_ptr<Executable> executable;
   bool library = false;
-  Shape shape;                       // kernels: the iteration space
-  std::vector<ScalarValue> scalars;  // kernels
+  Shape shape;                                   // kernels: the iteration space
+  std::vector<ScalarValue> scalars;              // kernels
   std::vector<RecordedOperand> inputs, outputs;  // where each operand's memory comes from
   // The launch's operands, filled in when recorded; a replay binds only memory (and an input's
   // offset). Library ops keep theirs in library_args (a, b inputs; c, d outputs).
@@ -137,8 +137,8 @@ class Recorder {
   void check_destinations(std::span<const View> destinations) const;
   // Throws ValueError for library ops whose output size depends on the data.
   void check_library(const LibraryOp& op) const;
-  void record_kernel(const Candidate& c, std::shared_ptr<Executable> executable,
-                     const Group& group, std::span<const View> outputs);
+  void record_kernel(const Candidate& c, std::shared_ptr<Executable> executable, const Group& group,
+                     std::span<const View> outputs);
   void record_library(const Candidate& c, std::shared_ptr<Executable> executable,
                       const LibraryArgs& args, std::span<const View> inputs,
                       std::span<const View> outputs);
@@ -151,8 +151,7 @@ class Recorder {
   // Whether a recorded launch wrote `buffer` (the function's outputs must be such buffers).
   bool made_by_launch(const Buffer* buffer) const {
     const auto it = slot_index_.find(buffer);
-    return it != slot_index_.end() &&
-           recording_->slots_[it->second].kind == SlotKind::Intermediate;
+    return it != slot_index_.end() && recording_->slots_[it->second].kind == SlotKind::Intermediate;
   }
   // Ends recording: `outputs` are the function's outputs, each realised and made by a recorded
   // launch (or empty). The recorder is spent after this.
