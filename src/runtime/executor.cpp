@@ -455,7 +455,7 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
         stage = "launch";
         timed_launch(device, label, t, [&] { device.launch(*prepared.executable, placed); });
         for (const View& out : outs) out.buffer->mark_written(device);
-        if (recorder) recorder->record_library(c, prepared.executable, placed, inputs, outs);
+        if (recorder) recorder->record_library(c, prepared.executable, op, placed, inputs, outs);
         return outs;
       });
 }

@@ -111,25 +111,32 @@ void Recording::bind_once() {
 }
 
 void Recording::run_all(std::span<const View> inputs) {
-  Device* waited = nullptr;
-  for (RecordedStep& step : steps_) {
-    try {
+  Device* device = steps_.empty() ? nullptr : steps_.front().device;
+  try {
+    if (!graph_tried_) {
+      graph_tried_ = true;
+      graph_ = ReplayGraph::build(*this, inputs);
+    }
+    if (graph_) return graph_->run(*this, inputs);
+    Device* waited = nullptr;
+    for (RecordedStep& step : steps_) {
+      device = step.device;
       run(step, inputs);
       // Errors of asynchronous launches surface here, before the outputs are handed out.
       if (!step.device->info().host_addressable && step.device != waited) {
-        if (waited) waited->synchronize();
+        if (waited) (device = waited)->synchronize();
         waited = step.device;
       }
-    } catch (const Error& e) {
-      // Counted and logged as the executor does a failed attempt; the caller falls back.
-      const Attempt failed = make_attempt(step.device->info().id(), "replay", e);
-      device_health().record_failure(failed.device, e);
-      record_failed_attempt(failed.device);
-      log_fallback(failed, label_, "running the captured function again");
-      throw;
     }
+    if (waited) (device = waited)->synchronize();
+  } catch (const Error& e) {
+    // Counted and logged as the executor does a failed attempt; the caller falls back.
+    const Attempt failed = make_attempt(device->info().id(), "replay", e);
+    device_health().record_failure(failed.device, e);
+    record_failed_attempt(failed.device);
+    log_fallback(failed, label_, "running the captured function again");
+    throw;
   }
-  if (waited) waited->synchronize();
 }
 
 std::vector<ReplayedView> Recording::replay(std::span<const View> inputs) {
@@ -251,6 +258,7 @@ void Recorder::record_kernel(const Candidate& c, std::shared_ptr<Executable> exe
   step.device = c.device;
   step.parallelism = c.parallelism;
   step.executable = std::move(executable);
+  step.graph_safe = !group.kernel.has_reduction;
   step.shape = group.shape;
   step.scalars = group.scalars;
   for (const View& in : group.inputs) {
@@ -266,13 +274,14 @@ void Recorder::record_kernel(const Candidate& c, std::shared_ptr<Executable> exe
 }
 
 void Recorder::record_library(const Candidate& c, std::shared_ptr<Executable> executable,
-                              const LibraryArgs& args, std::span<const View> inputs,
-                              std::span<const View> outputs) {
+                              const LibraryOp& op, const LibraryArgs& args,
+                              std::span<const View> inputs, std::span<const View> outputs) {
   RecordedStep step;
   step.device = c.device;
   step.parallelism = c.parallelism;
   step.executable = std::move(executable);
   step.library = true;
+  step.graph_safe = op.kind == LibraryOp::Kind::Gemm || op.kind == LibraryOp::Kind::Gemv;
   step.library_args = args;
   for (const View& in : inputs) step.inputs.push_back(read_operand(in));
   for (const View& out : outputs) step.outputs.push_back(written_operand(out, *c.device, true));

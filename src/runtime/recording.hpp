@@ -23,6 +23,7 @@
 
 #include "backends/backend.hpp"
 #include "runtime/executor.hpp"
+#include "runtime/replay_graph.hpp"
 
 namespace switchyard::runtime {
 
@@ -54,6 +55,10 @@ struct RecordedStep {
   Parallelism parallelism = Parallelism::Auto;
   std::shared_ptr<Executable> executable;
   bool library = false;
+  // Whether the launch can be recorded into a launch graph: elementwise kernels and BLAS
+  // products. Reductions and the other library ops take temporary memory for each launch, which
+  // a graph would go on using after it was freed.
+  bool graph_safe = false;
   Shape shape;                                   // kernels: the iteration space
   std::vector<ScalarValue> scalars;              // kernels
   std::vector<RecordedOperand> inputs, outputs;  // where each operand's memory comes from
@@ -103,6 +108,7 @@ class Recording {
 
  private:
   friend class Recorder;
+  friend class ReplayGraph;
   void run_all(std::span<const View> inputs);
   void run(RecordedStep& step, std::span<const View> inputs);
   void bind(const RecordedOperand& o, Operand& operand, std::span<const View> inputs,
@@ -117,6 +123,9 @@ class Recording {
   std::uint64_t id_ = 0;
   std::string label_, device_id_;
   std::int64_t elements_ = 0;
+  // The launches as one launch graph, where the device has them; tried on the first replay.
+  std::unique_ptr<ReplayGraph> graph_;
+  bool graph_tried_ = false;
 };
 
 // Builds a Recording while a function runs on this thread. At most one per thread is active;
@@ -140,7 +149,7 @@ class Recorder {
   void record_kernel(const Candidate& c, std::shared_ptr<Executable> executable, const Group& group,
                      std::span<const View> outputs);
   void record_library(const Candidate& c, std::shared_ptr<Executable> executable,
-                      const LibraryArgs& args, std::span<const View> inputs,
+                      const LibraryOp& op, const LibraryArgs& args, std::span<const View> inputs,
                       std::span<const View> outputs);
   // A buffer made while recording (by a factory, or a kernel's output).
   void note_created(const Buffer* buffer) { created_.insert(buffer); }
