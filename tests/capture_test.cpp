@@ -230,6 +230,25 @@ TEST_P(Capture, AnInputOffsetIntoItsStorageIsFollowed) {
   EXPECT_EQ(f.stats().replays, 2);
 }
 
+// The function leaks an intermediate (against the rules), which then comes back as an input: the
+// replay, which rewrites that intermediate while reading the input reversed, reads a copy.
+TEST_P(Capture, AnInputThatIsARecordedIntermediateIsReadFromACopy) {
+  Array leaked;
+  const Captured f = capture([&](std::span<const Array> in) {
+    const Array y = in[0].slice(0, std::nullopt, std::nullopt, -1) + 1;
+    eval(y);
+    leaked = y;
+    return one(y * 2);
+  });
+  constexpr std::int64_t n = 1000;
+  f({host_array(random_values(n, real(), 1), {n}, real())});
+  const std::vector<double> y = leaked.to_vector<double>();  // reverse(x) + 1
+  std::vector<double> want(n);
+  for (std::int64_t i = 0; i < n; ++i) want[i] = 2 * (y[n - 1 - i] + 1);
+  expect_close(f({leaked})[0], want, false, "replay over the leaked intermediate");
+  EXPECT_EQ(f.stats().replays, 1);
+}
+
 TEST_P(Capture, ACaptureInsideACaptureIsPartOfIt) {
   const Captured inner = capture([](std::span<const Array> in) { return one(in[0] * 2); });
   const Captured outer =
