@@ -58,6 +58,24 @@ void BM_KuramotoReplayed(benchmark::State& state) {
   state.SetLabel("N=80 float64, cpu:0, replayed");
 }
 
+// The fixed cost of a replay: one tiny kernel (16 elements), against the same op eager
+// (elementwise_bench's BM_TinyEagerAdd).
+void BM_TinyAddEager(benchmark::State& state) {
+  sy::DeviceScope scope("cpu:0");
+  const sy::Array a = sy::Array::uniform({16}, 1, 0, 1, sy::DType::Float64);
+  for (auto _ : state) sy::eval(a + 1);
+  state.SetLabel("n=16, cpu:0, eager");
+}
+
+void BM_TinyAddReplayed(benchmark::State& state) {
+  sy::DeviceScope scope("cpu:0");
+  const sy::Array a = sy::Array::uniform({16}, 1, 0, 1, sy::DType::Float64);
+  const sy::Captured add =
+      sy::capture([](std::span<const sy::Array> in) { return std::vector<sy::Array>{in[0] + 1}; });
+  for (auto _ : state) benchmark::DoNotOptimize(add({a}));
+  state.SetLabel("n=16, cpu:0, replayed");
+}
+
 // The same arithmetic as plain loops over host vectors: what the step costs with no runtime.
 void BM_KuramotoHandWrittenLoop(benchmark::State& state) {
   const Network net;
@@ -86,4 +104,6 @@ void BM_KuramotoHandWrittenLoop(benchmark::State& state) {
 BENCHMARK(BM_KuramotoEager)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_KuramotoReplayed)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_KuramotoHandWrittenLoop)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_TinyAddEager)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_TinyAddReplayed)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

@@ -105,10 +105,10 @@ std::vector<Array> Captured::State::replay(runtime::Recording& recording) {
   std::vector<Array> outputs;
   const auto replayed = recording.replay(views);
   outputs.reserve(replayed.size());
-  for (const runtime::ReplayedView& r : replayed) {
+  for (runtime::ReplayedView& r : replayed) {
     const runtime::RecordedOutput& o = *r.output;
     outputs.push_back(o.empty ? Array::zeros(o.shape, o.dtype)
-                              : Array(r.buffer, o.dtype, o.shape, o.strides, o.offset));
+                              : Array(std::move(r.buffer), o.dtype, o.shape, o.strides, o.offset));
   }
   return outputs;
 }

@@ -139,7 +139,7 @@ void Recording::run_all(std::span<const View> inputs) {
   }
 }
 
-std::vector<ReplayedView> Recording::replay(std::span<const View> inputs) {
+std::span<ReplayedView> Recording::replay(std::span<const View> inputs) {
   struct ClearFresh {  // the caller owns the outputs; the recording keeps none of them
     std::vector<std::shared_ptr<Buffer>>& bound;
     ~ClearFresh() {
@@ -148,10 +148,9 @@ std::vector<ReplayedView> Recording::replay(std::span<const View> inputs) {
   } clear{bound_};
   const auto start = TraceClock::now();
   run_all(inputs);
-  std::vector<ReplayedView> outputs;
-  outputs.reserve(outputs_.size());
+  replayed_.clear();
   for (const RecordedOutput& o : outputs_)
-    outputs.push_back({o.empty ? nullptr : bound_[o.slot], &o});
+    replayed_.push_back({o.empty ? nullptr : bound_[o.slot], &o});
   // One metrics record and trace span per replay, not per launch: a replay is one unit of work.
   const auto end = TraceClock::now();
   const double total_s = std::chrono::duration<double>(end - start).count();
@@ -159,7 +158,7 @@ std::vector<ReplayedView> Recording::replay(std::span<const View> inputs) {
                     "replay of a captured function"});
   if (tracing() && !steps_.empty())
     trace_complete(steps_.front().device->info(), TraceStage::Execute, label_, start, end);
-  return outputs;
+  return replayed_;
 }
 
 // ---- Recorder

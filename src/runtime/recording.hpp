@@ -104,7 +104,8 @@ class Recording {
   // recorded) and returns the function's outputs. Device failures propagate as the backends'
   // typed errors (injected faults included); only Intermediate and Fresh buffers have been
   // written by then. Not for two threads at once.
-  std::vector<ReplayedView> replay(std::span<const View> inputs);
+  // The views live in the recording until the next replay: move the buffers out.
+  std::span<ReplayedView> replay(std::span<const View> inputs);
 
  private:
   friend class Recorder;
@@ -119,6 +120,7 @@ class Recording {
   std::vector<RecordedStep> steps_;
   std::vector<RecordedOutput> outputs_;
   std::vector<std::shared_ptr<Buffer>> bound_;  // per slot, for the replay under way
+  std::vector<ReplayedView> replayed_;          // what replay() returns, reused
   // For the one metrics record per replay, made once.
   std::uint64_t id_ = 0;
   std::string label_, device_id_;
