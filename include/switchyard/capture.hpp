@@ -21,8 +21,10 @@
 // - Use operations whose output size depends on the values (nonzero, compress).
 // Arrays it makes other than its outputs must not be kept outside it: a replay rewrites them.
 //
-// A new input signature (shape, dtype, strides, which inputs share storage, the DeviceScope in
-// force) records again; up to kMaxRecordings are kept per Captured, the oldest replaced. When a
+// A recording keeps the devices the scheduler chose when it was made; one made while a kernel
+// was still compiling for another device is made again once that kernel is ready. A new input
+// signature (shape, dtype, strides, which inputs share storage, the DeviceScope in force) records
+// again; up to kMaxRecordings are kept per Captured, the oldest replaced. When a
 // device fails during a replay the function runs again normally, with fallback, and is recorded
 // anew: no data is lost, since a replay writes only memory of its own until it succeeds.
 //

@@ -162,6 +162,12 @@ std::vector<Array> Captured::operator()(std::span<const Array> inputs) const {
   const runtime::Candidate& pin = runtime::pinned_candidate();
   const auto entry = std::find_if(s.entries.begin(), s.entries.end(),
                                   [&](const auto& e) { return e.signature.matches(s.views, pin); });
+  // A recording made while a kernel compiled for another device is made again once it is
+  // ready, so that the scheduler can place the work there.
+  if (entry != s.entries.end() && entry->recording->placement_outdated()) {
+    s.entries.erase(entry);
+    return s.record(inputs);
+  }
   if (entry != s.entries.end()) {
     try {
       auto outputs = s.replay(*entry->recording);

@@ -244,6 +244,9 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string
       if (explain)
         explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
                                      static_cast<int>(attempts.size())});
+      if (Device* compiling = plan.compiling_in_background())
+        if (Recorder* recorder = Recorder::active())
+          recorder->note_compiling(*compiling, w.signature);
       return out;
     } catch (const Error& e) {
       const bool device_failure = dynamic_cast<const CompileError*>(&e) ||

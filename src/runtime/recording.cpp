@@ -7,6 +7,7 @@
 #include "core/checked.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
+#include "runtime/executable_cache.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/metrics.hpp"
 #include "runtime/trace.hpp"
@@ -47,6 +48,11 @@ bool Recording::writes(const Buffer* buffer) const {
   return std::any_of(slots_.begin(), slots_.end(), [&](const Slot& s) {
     return s.kind == SlotKind::Intermediate && s.buffer.get() == buffer;
   });
+}
+
+bool Recording::placement_outdated() const {
+  return std::any_of(compiling_.begin(), compiling_.end(),
+                     [](const auto& c) { return ready(*c.first, c.second); });
 }
 
 void Recording::bind(const RecordedOperand& o, Operand& operand, std::span<const View> inputs,

@@ -99,6 +99,9 @@ class Recording {
   std::vector<std::string> devices() const;
   // Whether a replay writes `buffer` (an input that is one must be copied first).
   bool writes(const Buffer* buffer) const;
+  // Whether a kernel that was compiling for another device while this was recorded is ready
+  // now: the scheduler may place the work better, so the function is worth recording again.
+  bool placement_outdated() const;
 
   // Makes the recorded launches again over `inputs` (one per function input, shaped as when
   // recorded) and returns the function's outputs. Device failures propagate as the backends'
@@ -121,6 +124,8 @@ class Recording {
   std::vector<RecordedOutput> outputs_;
   std::vector<std::shared_ptr<Buffer>> bound_;  // per slot, for the replay under way
   std::vector<ReplayedView> replayed_;          // what replay() returns, reused
+  // Kernels compiling in the background while recording: (device, kernel hash).
+  std::vector<std::pair<Device*, std::uint64_t>> compiling_;
   // For the one metrics record per replay, made once.
   std::uint64_t id_ = 0;
   std::string label_, device_id_;
@@ -153,6 +158,10 @@ class Recorder {
   void record_library(const Candidate& c, std::shared_ptr<Executable> executable,
                       const LibraryOp& op, const LibraryArgs& args, std::span<const View> inputs,
                       std::span<const View> outputs);
+  // The scheduler chose another device for a kernel while it compiled for `device`.
+  void note_compiling(Device& device, std::uint64_t kernel_hash) {
+    recording_->compiling_.emplace_back(&device, kernel_hash);
+  }
   // A buffer made while recording (by a factory, or a kernel's output).
   void note_created(const Buffer* buffer) { created_.insert(buffer); }
   // The host is about to read `buffer`: throws ValueError unless the buffer was made on the
