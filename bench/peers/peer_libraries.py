@@ -17,6 +17,7 @@ def _optional(name):
 
 def load():
     import switchyard as sy
+    import switchyard.apps  # noqa: F401 - the workloads
 
     numexpr = _optional("numexpr")
     torch = _optional("torch")

@@ -5,6 +5,7 @@
 #include "switchyard/algorithms.hpp"
 #include "switchyard/array.hpp"
 #include "switchyard/calibration.hpp"
+#include "switchyard/capture.hpp"
 #include "switchyard/complex.hpp"
 #include "switchyard/device.hpp"
 #include "switchyard/dlpack.hpp"

@@ -26,6 +26,7 @@ void bind_dlpack(nb::module_& m, nb::class_<Array>& array);
 PyType_Slot* buffer_slots();
 void bind_runtime(nb::module_& m);
 void bind_pipeline(nb::module_& m);
+void bind_capture(nb::module_& m);
 // switchyard.apps: each app's submodule under the `apps` submodule.
 void bind_oscillators(nb::module_& apps);
 void bind_fractional(nb::module_& apps);

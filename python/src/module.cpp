@@ -24,6 +24,7 @@ NB_MODULE(_switchyard, m) {
   bind_functions(m);
   bind_runtime(m);
   bind_pipeline(m);
+  bind_capture(m);
   auto apps = m.def_submodule("apps", "The workloads users run (apps/), on the public API.");
   bind_oscillators(apps);
   bind_fractional(apps);

@@ -181,6 +181,7 @@ from ._runtime import (  # noqa: F401
     trace,
 )
 from ._switchyard import fallback_enabled, flush_trace, start_trace, stop_trace  # noqa: F401
+from ._switchyard import Captured, capture  # noqa: F401
 from . import fft, linalg  # noqa: F401,E402
 
 __array_api_version__ = "2023.12"

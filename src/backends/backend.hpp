@@ -109,6 +109,13 @@ class Executable {
   virtual ~Executable() = default;
 };
 
+// Launches recorded once and replayed with one call (a CUDA graph), over the memory and
+// arguments they were recorded with. What it holds is the backend's own.
+class LaunchGraph {
+ public:
+  virtual ~LaunchGraph() = default;
+};
+
 class Device {
  public:
   explicit Device(DeviceInfo info) : info_(std::move(info)) {}
@@ -142,6 +149,16 @@ class Device {
   void launch(Executable& exe, const LibraryArgs& args) { do_launch_library(exe, args); }
   void synchronize() { do_synchronize(); }
 
+  // ---- optional: launch graphs (captured replay records its launches into one)
+  // Between begin_graph() and end_graph() this thread's launches on the device are recorded,
+  // not run; the launches must not allocate, copy or wait. end_graph() also ends a recording
+  // that failed part-way (and then throws DeviceError). launch_graph() runs a graph's launches
+  // in their order, asynchronously like launch().
+  bool supports_graphs() const { return do_supports_graphs(); }
+  void begin_graph() { do_begin_graph(); }
+  std::unique_ptr<LaunchGraph> end_graph() { return do_end_graph(); }
+  void launch_graph(LaunchGraph& graph) { do_launch_graph(graph); }
+
  private:
   virtual DeviceMemory do_allocate(std::size_t bytes) = 0;
   virtual void do_free(DeviceMemory memory) = 0;
@@ -156,6 +173,11 @@ class Device {
   virtual void do_launch(Executable& exe, const LaunchArgs& args) = 0;
   virtual void do_launch_library(Executable& exe, const LibraryArgs& args) = 0;
   virtual void do_synchronize() = 0;
+  // Launch graphs: none unless a backend overrides all four (the defaults throw ValueError).
+  virtual bool do_supports_graphs() const { return false; }
+  virtual void do_begin_graph();
+  virtual std::unique_ptr<LaunchGraph> do_end_graph();
+  virtual void do_launch_graph(LaunchGraph& graph);
 
   DeviceInfo info_;
 };

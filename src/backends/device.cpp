@@ -61,4 +61,23 @@ void Device::copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory 
   do_copy_within(dst, dst_offset, src, src_offset, bytes);
 }
 
+namespace {
+
+[[noreturn]] void no_graphs(const DeviceInfo& info) {
+  throw ValueError("launch graphs on " + info.id() + " (" + info.name +
+                   "): expected a device whose supports_graphs() is true");
+}
+
+}  // namespace
+
+void Device::do_begin_graph() {
+  no_graphs(info_);
+}
+std::unique_ptr<LaunchGraph> Device::do_end_graph() {
+  no_graphs(info_);
+}
+void Device::do_launch_graph(LaunchGraph&) {
+  no_graphs(info_);
+}
+
 }  // namespace switchyard

@@ -1,6 +1,7 @@
 #include "runtime/buffer.hpp"
 
 #include "runtime/host_memory.hpp"
+#include "runtime/recording.hpp"
 
 namespace switchyard {
 
@@ -8,6 +9,7 @@ std::shared_ptr<Buffer> Buffer::allocate_host(std::size_t bytes) {
   std::shared_ptr<Buffer> b(new Buffer(bytes));
   b->host_ = static_cast<std::byte*>(host_memory::allocate(bytes));
   b->host_valid_ = true;
+  if (auto* recorder = runtime::Recorder::active()) recorder->note_created(b.get());
   return b;
 }
 
@@ -18,6 +20,7 @@ std::shared_ptr<Buffer> Buffer::borrow_host(void* data, std::size_t bytes,
   b->host_valid_ = true;
   b->host_borrowed_ = true;
   b->release_ = release ? std::move(release) : [] {};
+  if (auto* recorder = runtime::Recorder::active()) recorder->note_created(b.get());
   return b;
 }
 
@@ -91,6 +94,12 @@ Buffer::DeviceCopy& Buffer::copy_on(Device& device) {
 }
 
 std::byte* Buffer::host_data() {
+  // What the host reads inside a captured function, a replay would not read again.
+  if (auto* recorder = runtime::Recorder::active()) recorder->check_host_read(*this);
+  return valid_host_data();
+}
+
+std::byte* Buffer::valid_host_data() {
   std::lock_guard lock(mutex_);
   if (!host_valid_) {
     for (auto& c : device_copies_) {
@@ -106,7 +115,7 @@ std::byte* Buffer::host_data() {
 }
 
 DeviceMemory Buffer::read_on(Device& device) {
-  if (device.info().host_addressable) return {host_data(), bytes_};
+  if (device.info().host_addressable) return {valid_host_data(), bytes_};
   std::lock_guard lock(mutex_);
   DeviceCopy& target = copy_on(device);
   if (target.valid) return target.memory;

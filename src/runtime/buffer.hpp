@@ -70,6 +70,7 @@ class Buffer {
     bool borrowed = false;  // the caller's memory: released by release_, never freed here
   };
   explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
+  std::byte* valid_host_data();         // host_data() for kernels' operands
   void ensure_host_allocated();         // mutex_ held
   DeviceCopy& copy_on(Device& device);  // mutex_ held; allocates if absent
 

@@ -16,6 +16,7 @@
 #include "runtime/fault_injection.hpp"
 #include "runtime/host_memory.hpp"
 #include "runtime/metrics.hpp"
+#include "runtime/recording.hpp"
 #include "runtime/trace.hpp"
 #include "scheduler/cost_model.hpp"
 #include "switchyard/fallback.hpp"
@@ -74,10 +75,6 @@ auto acquire_memory(Device& device, std::size_t bytes, const Acquire& acquire) {
     host_memory::trim();
     return attempt();
   }
-}
-
-std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
-  return acquire_memory(device, bytes, [&] { return Buffer::allocate_on(device, bytes); });
 }
 
 // The operand for `a` on `device`, copying it there first when needed (timed and traced).
@@ -247,6 +244,9 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string
       if (explain)
         explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
                                      static_cast<int>(attempts.size())});
+      if (Device* compiling = plan.compiling_in_background())
+        if (Recorder* recorder = Recorder::active())
+          recorder->note_compiling(*compiling, w.signature);
       return out;
     } catch (const Error& e) {
       const bool device_failure = dynamic_cast<const CompileError*>(&e) ||
@@ -296,6 +296,10 @@ View contiguous_view(std::shared_ptr<Buffer> buffer, DType dtype, const Shape& s
 }
 
 }  // namespace
+
+std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
+  return acquire_memory(device, bytes, [&] { return Buffer::allocate_on(device, bytes); });
+}
 
 const Candidate& pinned_candidate() {
   return pinned;
@@ -366,6 +370,8 @@ std::vector<View> realize(const Group& g) {
   for (const View& d : g.destinations) buffers[placed++] = d.buffer.get();
   add_residency(w, std::span(buffers, placed));
   const std::string& label = cached_label(kernel, w.signature);
+  Recorder* recorder = Recorder::active();
+  if (recorder) recorder->check_destinations(g.destinations);
 
   return execute(
       w, &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
@@ -401,6 +407,7 @@ std::vector<View> realize(const Group& g) {
                               std::span(results, n_outputs), c.parallelism};
         timed_launch(device, label, t, [&] { device.launch(*prepared.executable, args); });
         for (const View& out : outs) out.buffer->mark_written(device);
+        if (recorder) recorder->record_kernel(c, prepared.executable, g, outs);
         return outs;
       });
 }
@@ -422,6 +429,8 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
     throw ValueError("library op " + library_label(op) + " with " + std::to_string(inputs.size()) +
                      " inputs and " + std::to_string(outputs.size()) +
                      " outputs: expected up to 2 of each");
+  Recorder* recorder = Recorder::active();
+  if (recorder) recorder->check_library(op);
   scheduler::Workload w = scheduler::describe(op, args);
   const Buffer* buffers[2] = {};
   for (std::size_t i = 0; i < inputs.size(); ++i) buffers[i] = inputs[i].buffer.get();
@@ -449,6 +458,7 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
         stage = "launch";
         timed_launch(device, label, t, [&] { device.launch(*prepared.executable, placed); });
         for (const View& out : outs) out.buffer->mark_written(device);
+        if (recorder) recorder->record_library(c, prepared.executable, op, placed, inputs, outs);
         return outs;
       });
 }

@@ -54,6 +54,10 @@ struct Group {
 // outputs, contiguous. Throws ValueError for a group the backends cannot launch (too many inputs).
 std::vector<View> realize(const Group& group);
 
+// Fresh memory for an output on `device` (pooled); on out-of-memory frees pooled memory and
+// retries once.
+std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes);
+
 // The candidate this thread's work is pinned to by a DeviceScope (device null when none).
 const Candidate& pinned_candidate();
 void pin_candidate(const Candidate& candidate);

@@ -72,13 +72,10 @@ def implementations(x, peers):
     n = x["n"]
     fns = {"numpy": lambda: numpy_frame(n)}
     sy = peers.switchyard
-    grid = sy.apps.field.Grid(width=n, height=n)
-    params = sy.apps.field.Params(wavenumber=K, angular_frequency=OMEGA, twist=M,
-                                  damping=DAMPING, center_x=CX, center_y=CY)
-
     def switchyard_run():
-        s = sy.apps.field.statistics(grid, params, T)
-        return np.array([s.mean, s.energy, s.coherence])
+        s = sy.apps.field.statistics(n, n, T, wavenumber=K, angular_frequency=OMEGA, twist=M,
+                                     damping=DAMPING, center=(CX, CY))
+        return np.array([s["mean"], s["energy"], s["coherence"]])
 
     fns.update(switchyard_variants(peers, switchyard_run))
     if peers.numexpr is not None:

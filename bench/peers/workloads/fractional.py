@@ -77,15 +77,15 @@ def implementations_for(method):
             sy.apps.fractional.derivative(sf, ALPHA, h, scheme="gl", method=method))))
         if peers.torch is not None:
             torch = peers.torch
-            run = torch_direct if method == "direct" else torch_fft
+            torch_run = torch_direct if method == "direct" else torch_fft
             for device in peers.torch_devices:
                 tf = torch.from_numpy(f).to(device)
-                fns[f"torch {device}"] = lambda tf=tf: run(torch, tf, h)
+                fns[f"torch {device}"] = lambda tf=tf: torch_run(torch, tf, h)
         if peers.jax is not None:
-            run = jax_functions(peers.jax)[method]
+            jax_run = jax_functions(peers.jax)[method]
             for device in peers.jax_devices:
                 jf = peers.jax.device_put(f, peers.jax.devices(device)[0])
-                fns[f"jax {device}"] = lambda jf=jf: np.asarray(run(jf, h))
+                fns[f"jax {device}"] = lambda jf=jf: np.asarray(jax_run(jf, h))
         return fns
 
     return implementations

@@ -94,9 +94,9 @@ def switchyard_step(sy, x):
     nn = sy.apps.nn
     model = nn.MLP([FEATURES, HIDDEN, CLASSES], seed=0, dtype=sy.float32)
     model.set_parameters([sy.asarray(x[k]) for k in ("w1", "b1", "w2", "b2")])
-    optimizer = nn.SGD(model, learning_rate=LEARNING_RATE)
+    trainer = nn.Trainer(model, nn.SGD(lr=LEARNING_RATE))
     data, labels = sy.asarray(x["x"]), sy.asarray(x["labels"])
-    return lambda: np.float64(nn.train_step(model, optimizer, data, labels))
+    return lambda: np.float64(nn.train_step(trainer, data, labels))
 
 
 def implementations(x, peers):

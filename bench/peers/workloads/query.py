@@ -55,11 +55,11 @@ def implementations(x, peers):
     v, w = x["v"], x["w"]
     fns = {"numpy": lambda: numpy_query(v, w)}
     sy = peers.switchyard
-    events = sy.apps.query.Events(sy.asarray(v), sy.asarray(w))
+    sv, sw = sy.asarray(v), sy.asarray(w)
 
     def switchyard_run():
-        r = sy.apps.query.run(events, top_k=TOP)
-        return result(r.count, r.total, np.asarray(r.running_total), r.top_revenue)
+        r = sy.apps.query.run(sv, sw, top_k=TOP)
+        return result(r["count"], r["total"], np.asarray(r["running_total"]), r["top_revenue"])
 
     fns.update(switchyard_variants(peers, switchyard_run))
     if peers.numexpr is not None:

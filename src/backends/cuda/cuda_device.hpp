@@ -47,6 +47,11 @@ class Device final : public switchyard::Device {
   void do_launch(Executable& exe, const LaunchArgs& args) override;
   void do_launch_library(Executable& exe, const LibraryArgs& args) override;
   void do_synchronize() override;
+  // Graphs by stream capture (cuda_graph.cpp).
+  bool do_supports_graphs() const override { return true; }
+  void do_begin_graph() override;
+  std::unique_ptr<LaunchGraph> do_end_graph() override;
+  void do_launch_graph(LaunchGraph& graph) override;
 
   std::shared_ptr<const PrimaryContext> context_;
   CUstream stream_ = nullptr;
