@@ -160,6 +160,29 @@ TEST_P(Capture, WritesIntoArraysTheFunctionComputedAreReplayed) {
   EXPECT_EQ(f.stats().replays, 2);
 }
 
+TEST_P(Capture, StorageTheFunctionAllocatesAndFillsIsRewrittenEveryReplay) {
+  // concatenate allocates its result and writes each piece into its slot.
+  const Captured f = capture([](std::span<const Array> in) {
+    return one(concatenate({in[0] + 1, in[0] * 2, sin(in[0])}));
+  });
+  for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+    const auto x = random_values(5, real(), seed);
+    std::vector<double> want;
+    for (double v : x) want.push_back(v + 1);
+    for (double v : x) want.push_back(v * 2);
+    for (double v : x) want.push_back(std::sin(v));
+    expect_close(f({host_array(x, {5}, real())})[0], want, true, "seed " + std::to_string(seed));
+  }
+  EXPECT_EQ(f.stats().replays, 2);
+  // Storage made outside the function is still not the function's to write.
+  Array outside = Array::zeros({2}, real());
+  const Captured g = capture([&](std::span<const Array> in) {
+    outside.assign(in[0]);
+    return one(in[0] + 1);
+  });
+  EXPECT_THROW(g({host_array({1, 2}, {2}, real())}), ValueError);
+}
+
 TEST_P(Capture, ArraysFromOutsideAreReadAsTheyAreAtReplay) {
   const Array scale = host_array({2, 2, 2}, {3}, real());
   const Captured f = capture([&](std::span<const Array> in) { return one(in[0] * scale); });

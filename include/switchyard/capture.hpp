@@ -17,7 +17,8 @@
 // - Read values on the host (to_host, item, to_vector, printing, NumPy export), except of arrays
 //   it made on the host itself: a replay would reuse the value that read gave.
 // - Write into its inputs or into arrays from outside it (assign, fill, a += b): return the new
-//   values instead. Writing into arrays it computed itself is fine.
+//   values instead. Writing into arrays it made itself (computed, or storage it allocated, such
+//   as concatenate's result, before reading it) is fine.
 // - Use operations whose output size depends on the values (nonzero, compress).
 // Arrays it makes other than its outputs must not be kept outside it: a replay rewrites them.
 //

@@ -206,12 +206,17 @@ RecordedOperand Recorder::read_operand(const View& view) {
 }
 
 RecordedOperand Recorder::written_operand(const View& view, Device& device, bool fresh) {
-  if (fresh) {
+  // Storage the function made (concatenate's result, zeros it fills) and no launch has read yet
+  // is the function's own: written every replay like a launch's output.
+  const bool made_here_unread =
+      created_.count(view.buffer.get()) && !slot_index_.count(view.buffer.get());
+  if (fresh || made_here_unread) {
     const auto slot = static_cast<std::uint32_t>(recording_->slots_.size());
     slot_index_[view.buffer.get()] = slot;
     recording_->slots_.push_back(
         {SlotKind::Intermediate, -1, 0, view.buffer, &device, view.buffer->bytes()});
-    return {slot, view.dtype, view.offset, view.strides, true};
+    return {slot, view.dtype, view.offset, view.strides,
+            fresh || byte_count(view.shape, view.dtype) == view.buffer->bytes()};
   }
   RecordedOperand o = read_operand(view);
   o.whole = byte_count(view.shape, view.dtype) == view.buffer->bytes();
@@ -226,6 +231,7 @@ void Recorder::check_destinations(std::span<const View> destinations) const {
           "would not run that read again and would reuse the value it gave; expected the "
           "function to compute on arrays only, returning what the caller reads");
     const auto it = slot_index_.find(d.buffer.get());
+    if (it == slot_index_.end() && created_.count(d.buffer.get())) continue;  // made here, unread
     if (it == slot_index_.end() || recording_->slots_[it->second].kind != SlotKind::Intermediate)
       throw ValueError(
           std::string("cannot write into ") +

@@ -9,8 +9,9 @@
 //   Fresh        made by a launch and returned (a view of it) by the function: new every replay
 //   Constant     anything else read (arrays from outside the function, made by factories
 //                inside it): kept and read as they are at replay time
-// Launches may write only into buffers made by earlier launches, so a replay changes nothing the
-// caller can see before it succeeds, and a replay that fails can simply run the function again.
+// Launches may write only into buffers made by earlier launches or made inside the function and
+// not read before (concatenate's result), so a replay changes nothing the caller can see before it
+// succeeds, and a replay that fails can simply run the function again.
 #pragma once
 
 #include <cstdint>
@@ -149,7 +150,7 @@ class Recorder {
 
   // ---- hooks (executor, Buffer)
   // Before a kernel writes into existing storage: throws ValueError unless an earlier recorded
-  // launch made it.
+  // launch made it, or the function made it and no launch has read it yet.
   void check_destinations(std::span<const View> destinations) const;
   // Throws ValueError for library ops whose output size depends on the data.
   void check_library(const LibraryOp& op) const;
