@@ -272,5 +272,18 @@ TEST_F(Explain, PinnedWorkSaysSo) {
   EXPECT_TRUE(e.kernels[0].candidates.empty());
 }
 
+TEST_F(Explain, TheHostPinnedWithoutAModeRunsAsTheCandidateTheSchedulerPicksThere) {
+  // So that its time is learnt under a modelled candidate (the demo's cpu:0 column teaches auto).
+  const Array a = Array::from_vector(values(1000, 1, 0));
+  Explanation e;
+  {
+    DeviceScope scope("cpu:0");
+    e = explain([&] { eval(a * a + 1); });
+  }
+  ASSERT_EQ(e.kernels.size(), 1u);
+  const std::string& ran = e.kernels[0].ran_on;
+  EXPECT_TRUE(ran == "cpu:0/inline" || ran == "cpu:0/parallel") << ran;
+}
+
 }  // namespace
 }  // namespace switchyard

@@ -103,9 +103,8 @@ Result simulate(const Network& network, const Array& theta0, const Options& opti
     throw ValueError("simulate: record_every must be positive, given " +
                      std::to_string(options.record_every));
   const Stepper stepper(network, options.method, options.coupling, options.dt);
-  const Captured chunk = capture([&stepper](std::span<const Array> in) {
-    return run_steps(stepper, in[0], kStepsPerReplay);
-  });
+  const Captured chunk = capture(
+      [&stepper](std::span<const Array> in) { return run_steps(stepper, in[0], kStepsPerReplay); });
   Array state = stepper.state_of(theta0);
 
   Result result;

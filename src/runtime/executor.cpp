@@ -132,6 +132,16 @@ class Plan {
       for (const Candidate& c : choices.candidates)
         if (c.device == pinned.device && c.parallelism == pinned.parallelism)
           first_.model = c.model;
+      // The host pinned without saying inline or parallel ("cpu:0"): the scheduler picks between
+      // the two, so the run is one of the candidates it models and its time is learnt under it.
+      if (first_.model < 0 && learner_ && pinned.parallelism == Parallelism::Auto) {
+        for (const auto& e : learner_->decide(w).ranking) {
+          const Candidate& c = choices.candidates[e.candidate];
+          if (c.device != pinned.device) continue;
+          first_ = c;
+          break;
+        }
+      }
       logf(LogLevel::Debug, "decision: {} on {} (pinned by a device scope)", label,
            pinned.device->info().id());
       return;
