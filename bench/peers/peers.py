@@ -7,7 +7,7 @@ For every workload and size, each implementation runs once to warm up (JAX compi
 compiles its kernels and learns), then all are timed in alternation, round after round, so that
 load and clock changes hit all of them alike; a time is the median over rounds. Every result is
 read back to a NumPy array, as a user would, and checked against NumPy's within the workload's
-tolerance. Writes DIR/peers.csv, one PNG per workload (time against size, the break-even points
+tolerance. Writes DIR/peers.csv, DIR/table.md (the table in Markdown), one PNG per workload (time against size, the break-even points
 where Switchyard auto and the fastest peer cross marked) and prints the table with ratios
 (Switchyard auto / each peer: below 1 is faster).
 """
@@ -28,6 +28,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import peer_libraries  # noqa: E402
 import plots  # noqa: E402
+import table  # noqa: E402
 from workloads import ALL  # noqa: E402
 
 
@@ -123,7 +124,9 @@ def main():
         if any(r["workload"] == workload.name for r in rows):
             path = plots.time_against_size(workload, rows, out)
             print(f"plot: {path}")
-    print(f"table: {out / 'peers.csv'}")
+    with open(out / "peers.csv", newline="") as f:
+        (out / "table.md").write_text(table.markdown(list(csv.DictReader(f))))
+    print(f"table: {out / 'peers.csv'}, {out / 'table.md'}")
     if mismatches:
         print("results that differ from NumPy's:\n  " + "\n  ".join(mismatches))
         return 1

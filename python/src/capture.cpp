@@ -10,12 +10,15 @@ namespace {
 class PyCaptured {
  public:
   explicit PyCaptured(nb::callable fn)
-      : returns_one_(std::make_shared<bool>(false)),
-        captured_(capture([returns_one = returns_one_, fn](std::span<const Array> inputs) {
+      : fn_(std::make_shared<nb::object>(std::move(fn))),
+        returns_one_(std::make_shared<bool>(false)),
+        captured_(capture([returns_one = returns_one_, fn = fn_](std::span<const Array> inputs) {
           nb::gil_scoped_acquire acquire;
+          if (!fn->is_valid())
+            throw ValueError("the captured function was released (at interpreter exit)");
           nb::list args;
           for (const Array& a : inputs) args.append(nb::cast(a));
-          const nb::object result = fn(*args);
+          const nb::object result = (*fn)(*args);
           std::vector<Array> outputs;
           *returns_one = nb::isinstance<Array>(result);
           if (*returns_one) {
@@ -53,16 +56,39 @@ class PyCaptured {
     return d;
   }
 
+  // The garbage collector's view of the function this object holds: a function that refers back
+  // to its Captured (a module-level `step = sy.capture(lambda x: ... step ...)`, or simply the
+  // module's globals) is a cycle only the collector can break.
+  PyObject* function() const { return fn_->ptr(); }
+  void release_function() { fn_->reset(); }
+
  private:
+  std::shared_ptr<nb::object> fn_;  // shared with the recorded function, which calls it
   // Set when fn runs (shared with the recorded function): whether it returned a bare array.
   std::shared_ptr<bool> returns_one_;
   Captured captured_;
 };
 
+int traverse(PyObject* self, visitproc visit, void* arg) {
+  Py_VISIT(Py_TYPE(self));
+  if (!nb::inst_ready(self)) return 0;
+  Py_VISIT(nb::inst_ptr<PyCaptured>(self)->function());
+  return 0;
+}
+
+int clear(PyObject* self) {
+  nb::inst_ptr<PyCaptured>(self)->release_function();
+  return 0;
+}
+
+PyType_Slot gc_slots[] = {{Py_tp_traverse, reinterpret_cast<void*>(traverse)},
+                          {Py_tp_clear, reinterpret_cast<void*>(clear)},
+                          {0, nullptr}};
+
 }  // namespace
 
 void bind_capture(nb::module_& m) {
-  nb::class_<PyCaptured>(m, "Captured",
+  nb::class_<PyCaptured>(m, "Captured", nb::type_slots(gc_slots),
                          "A function of arrays recorded on its first call and replayed after.")
       .def("__call__", &PyCaptured::call)
       .def("stats", &PyCaptured::stats,

@@ -86,3 +86,25 @@ def test_host_reads_and_writes_into_inputs_are_value_errors(on_device):
 def test_a_function_returning_something_else_is_an_error():
     with pytest.raises(ValueError, match="expected an array or a tuple of arrays"):
         sy.capture(lambda a: "text")(sy.asarray(np.ones(2)))
+
+
+def test_a_module_level_capture_exits_cleanly():
+    # The function refers to the module's globals, which hold the Captured: a cycle only the
+    # garbage collector can break, so the Captured must let it see the function.
+    import subprocess
+    import sys
+    import textwrap
+    script = textwrap.dedent("""
+        import numpy as np
+        import switchyard as sy
+        scale = sy.asarray(np.float64(2))
+        step = sy.capture(lambda x: x * scale + 1)
+        y = step(sy.asarray(np.arange(4.0)))
+        y = step(y)
+        print(np.asarray(y).tolist())
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[3.0, 7.0, 11.0, 15.0]"
+    assert "leaked" not in done.stderr, done.stderr
