@@ -6,8 +6,9 @@ numexpr, PyTorch and JAX, in one process on the same inputs.
 For every workload and size, each implementation runs once to warm up (JAX compiles, Switchyard
 compiles its kernels and learns), then all are timed in alternation, round after round, so that
 load and clock changes hit all of them alike; a time is the median over rounds. Every result is
-read back to a NumPy array, as a user would, and checked against NumPy's within the workload's
-tolerance. Writes DIR/peers.csv, DIR/table.md (the table in Markdown), one PNG per workload (time against size, the break-even points
+read back to a NumPy array, as a user would, and checked within the workload's tolerance against
+NumPy's result or, where float32 accumulation makes NumPy's inexact, against float64 (a peer
+outside it is marked RESULT DIFFERS; Switchyard outside it fails the run). Writes DIR/peers.csv, DIR/table.md (the table in Markdown), one PNG per workload (time against size, the break-even points
 where Switchyard auto and the fastest peer cross marked) and prints the table with ratios
 (Switchyard auto / each peer: below 1 is faster).
 """
@@ -55,10 +56,10 @@ def alternated(fns, rounds, budget_s):
 
 def run_size(workload, n, peers, rounds, budget_s):
     """Times every implementation of `workload` at size n; returns {name: seconds} and the names
-    whose result did not match NumPy's."""
+    whose result is outside the workload's tolerance."""
     inputs = workload.inputs(n)
     fns = workload.implementations(inputs, peers)
-    # Every implementation's first result (training steps change their state) against NumPy's.
+    # Every implementation's first result (training steps change their state) checked.
     results = {name: np.asarray(fn()) for name, fn in fns.items()}
     mismatched = [name for name, result in results.items()
                   if not workload.matches(result, results["numpy"], inputs)]
@@ -113,7 +114,7 @@ def main():
                 print(f"    {name:<24}{fmt(seconds)}{ratio}{flag}")
                 rows.append({"workload": workload.name, "n": n, "implementation": name,
                              "seconds": seconds, "auto_ratio": ratios.get(name, ""),
-                             "matches_numpy": name not in mismatched})
+                             "matches_reference": name not in mismatched})
             sys.stdout.flush()
 
     with open(out / "peers.csv", "w", newline="") as f:
@@ -124,13 +125,13 @@ def main():
         if any(r["workload"] == workload.name for r in rows):
             path = plots.time_against_size(workload, rows, out)
             print(f"plot: {path}")
-    with open(out / "peers.csv", newline="") as f:
-        (out / "table.md").write_text(table.markdown(list(csv.DictReader(f))))
+    with open(out / "peers.csv", newline="", encoding="utf-8") as f:
+        (out / "table.md").write_text(table.markdown(list(csv.DictReader(f))), encoding="utf-8")
     print(f"table: {out / 'peers.csv'}, {out / 'table.md'}")
     if mismatches:
-        print("results that differ from NumPy's:\n  " + "\n  ".join(mismatches))
-        return 1
-    return 0
+        print("results outside the workload's tolerance:\n  " + "\n  ".join(mismatches))
+    # A peer's inaccurate result is a finding; Switchyard's is a failure.
+    return 1 if any(": switchyard" in m for m in mismatches) else 0
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ def markdown(rows):
                 cell = fmt(float(r["seconds"]))
                 if r["auto_ratio"]:
                     cell += f" ({float(r['auto_ratio']):.2f}x)"
-                if r["matches_numpy"] != "True":
+                if r["matches_reference"] != "True":
                     cell += " DIFFERS"
                 cells.append(cell)
             label = f"**{name}**" if name == "switchyard auto" else name
