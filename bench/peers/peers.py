@@ -73,14 +73,6 @@ def ratio_columns(times):
             if auto and not name.startswith("switchyard")}
 
 
-def fmt(seconds):
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:9.1f} us"
-    if seconds < 1:
-        return f"{seconds * 1e3:9.2f} ms"
-    return f"{seconds:9.2f} s "
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="the small sizes only, 3 rounds")
@@ -111,7 +103,7 @@ def main():
             for name, seconds in sorted(times.items(), key=lambda item: item[1]):
                 ratio = f"  auto / this {ratios[name]:6.2f}x" if name in ratios else ""
                 flag = "  RESULT DIFFERS" if name in mismatched else ""
-                print(f"    {name:<24}{fmt(seconds)}{ratio}{flag}")
+                print(f"    {name:<24}{table.fmt(seconds):>10}{ratio}{flag}")
                 rows.append({"workload": workload.name, "n": n, "implementation": name,
                              "seconds": seconds, "auto_ratio": ratios.get(name, ""),
                              "matches_reference": name not in mismatched})
