@@ -132,14 +132,16 @@ class Plan {
       for (const Candidate& c : choices.candidates)
         if (c.device == pinned.device && c.parallelism == pinned.parallelism)
           first_.model = c.model;
-      // The host pinned without saying inline or parallel ("cpu:0"): the scheduler picks between
-      // the two, so the run is one of the candidates it models and its time is learnt under it.
+      // The host pinned without saying inline or parallel ("cpu:0") runs as the one of its
+      // modelled candidates the cost model predicts faster, so its time is learnt under that
+      // model. A prediction is arithmetic only: no history lookup on this path.
       if (first_.model < 0 && learner_ && pinned.parallelism == Parallelism::Auto) {
-        for (const auto& e : learner_->decide(w).ranking) {
-          const Candidate& c = choices.candidates[e.candidate];
+        double fastest_s = 0;
+        for (const Candidate& c : choices.candidates) {
           if (c.device != pinned.device) continue;
-          first_ = c;
-          break;
+          const auto& model = learner_->models()[c.model];
+          const double s = scheduler::predict(w, model, model.id.device, true).total_s();
+          if (first_.model < 0 || s < fastest_s) first_ = c, fastest_s = s;
         }
       }
       logf(LogLevel::Debug, "decision: {} on {} (pinned by a device scope)", label,
