@@ -7,10 +7,14 @@
 // library operation such as matmul). Copies of a pending array share its one result.
 //
 // Writing (assign, fill, the in-place operators of ops.hpp) changes the elements in the storage
-// an array views, so every view of that storage sees the change, as in NumPy. Pending results
-// read their inputs when they are realised: one computed from an array before a write into it,
-// and realised after, sees the written values. eval() such results before writing into their
-// inputs.
+// an array views, so every view of that storage sees the change, as in NumPy. A pending result
+// has the value NumPy would have computed when it was written, whatever is written later: a write
+// into storage that pending results read computes them first.
+//
+// Memory shared with code outside (borrow(), from_dlpack, and storage lent out by to_dlpack) may
+// be written by its owner at any time. Work that reads it runs when it is written, not later;
+// the owner's copy is the one read, so devices refresh theirs from it; and a write into it
+// reaches the owner's copy before the write returns.
 #pragma once
 
 #include <concepts>
@@ -76,9 +80,9 @@ class Array {
   static Array from_vector(const std::vector<T>& values) {
     return from_vector(values, Shape{static_cast<std::int64_t>(values.size())});
   }
-  // Uses the caller's memory in place (zero-copy). `strides` in elements (default C order);
-  // every element must lie inside [data, data + bytes). `release` runs when the last array using
-  // the memory is gone. After writing the memory directly, call mark_modified().
+  // Uses the caller's memory in place, shared (see the top of this file). `strides` in elements
+  // (default C order); every element must lie inside [data, data + bytes). `release` runs when
+  // the last array using the memory is gone.
   static Array borrow(void* data, std::size_t bytes, const Shape& shape, DType dtype,
                       std::function<void()> release = {},
                       std::optional<Strides> strides = std::nullopt);
@@ -157,12 +161,12 @@ class Array {
   // ValueError for a broadcast view (its elements share memory) and for a view of a pending
   // array that was read before the write (reading made it a copy, which the write would not
   // reach: eval() the array before taking views to write through).
-  void assign(const Array& value) const;
+  void assign(Array value) const;
   void assign(Scalar value) const;
   void fill(Scalar value) const { assign(value); }
-  // Tells the runtime that the host memory behind this array was written outside Switchyard
-  // (memory lent with borrow() or exported with to_dlpack()): the host copy becomes the valid
-  // one and copies made on devices before are never read again. For an array over device memory
+  // Tells the runtime that the memory behind this array was written outside Switchyard. Shared
+  // memory (borrowed, or lent out by an export) needs no call: its owner's copy is the one read.
+  // For other storage the host copy becomes the valid one; for an array over device memory
   // imported with from_dlpack, that device memory is the one written and becomes the valid copy.
   void mark_modified() const;
 

@@ -205,7 +205,7 @@ inline Array operator~(const Array& a) {
 // a DTypeError, int32_array += int64_array wraps into int32. Floor division has no C++
 // operator: a.assign(floor_divide(a, b)).
 namespace detail {
-const Array& update(const Array& a, const Array& result, std::string_view ufunc);
+const Array& update(const Array& a, Array result, std::string_view ufunc);
 }
 #define SWITCHYARD_IN_PLACE(op, fn)                                 \
   inline const Array& operator op(const Array& a, const Array& b) { \

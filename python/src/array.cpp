@@ -27,9 +27,9 @@ nb::object binary(const BinaryOp& op, const Array& a, nb::handle other, bool ref
 // a op= other: the result is written into a's storage (NumPy's same_kind rule, shape kept).
 nb::object in_place(const BinaryOp& op, nb::handle self, nb::handle other) {
   const Array& a = nb::cast<const Array&>(self);
-  const Array result = apply(op, a, to_operand(other));
+  Array result = apply(op, a, to_operand(other));
   nb::gil_scoped_release release;
-  detail::update(a, result, op.name);
+  detail::update(a, std::move(result), op.name);
   return nb::borrow(self);
 }
 
@@ -125,8 +125,19 @@ void bind_operators(nb::class_<Array>& array) {
 void bind_conversions(nb::class_<Array>& array) {
   array.def("item", &item, "The one element as a Python scalar.");
   array.def("__bool__", [](const Array& a) { return scalar_value<bool>(a, "bool"); });
-  array.def("__float__", [](const Array& a) { return scalar_value<double>(a, "float"); });
-  array.def("__int__", [](const Array& a) {
+  // float() and int() of a complex array raise, as Python's own of a complex number do.
+  const auto require_real = [](const Array& a, const char* conversion) {
+    if (is_complex(a.dtype()))
+      throw DTypeError(std::string("can't convert a ") + std::string(name(a.dtype())) +
+                       " array to " + conversion +
+                       ": expected a real array; take real(x) or abs(x)");
+  };
+  array.def("__float__", [require_real](const Array& a) {
+    require_real(a, "float");
+    return scalar_value<double>(a, "float");
+  });
+  array.def("__int__", [require_real](const Array& a) {
+    require_real(a, "int");
     return is_floating(a.dtype()) ? nb::int_(nb::float_(scalar_value<double>(a, "int")))
                                   : nb::int_(scalar_value<std::int64_t>(a, "int"));
   });

@@ -1,5 +1,5 @@
 """Creation functions of the array API, and conversion from NumPy, DLPack producers and Python
-data. Memory that can be shared is shared: NumPy arrays and DLPack tensors are borrowed."""
+data. Memory from outside is copied unless copy=False (or from_dlpack) asks to share it."""
 
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ def _dtype_or(dtype, default):
 
 
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
-    """Imports any DLPack producer (NumPy, PyTorch, CuPy, ...) without copying."""
+    """Imports any DLPack producer (NumPy, PyTorch, CuPy, ...) without copying: the memory is
+    shared with its owner, and work that reads it runs when it is written (README)."""
     if copy:
         return from_dlpack(x, device=device).copy()
     cuda = hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == _KDLCUDA
@@ -37,35 +38,41 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     return a if device is None else a.to_device(device)
 
 
-def _from_numpy(n: _np.ndarray, dtype, copy) -> Array:
+def _from_numpy(n: _np.ndarray, dtype, copy, fresh=False) -> Array:
+    """NumPy's memory is shared only when asked (copy=False): its owner may write it at any time.
+    A `fresh` array, made here and held by no one else, is taken over without a copy."""
     if dtype is not None:
         target = _dtypes._numpy_dtype(_sy._to_dtype(dtype))
         if n.dtype != target:
             if copy is False:
                 raise ValueError(f"asarray(copy=False) cannot convert {n.dtype} to {target}")
-            n = n.astype(target)
-            copy = False  # the conversion made a fresh array already
+            n, fresh = n.astype(target), True
     if n.dtype.name not in {t.name for t in _dtypes._ALL}:
         raise DTypeError(
             f"asarray: Switchyard has no {n.dtype} arrays (it has {_SUPPORTED}); "
             f"pass dtype= to convert, e.g. dtype=switchyard.int32"
         )
     if not n.dtype.isnative:
-        n = n.astype(n.dtype.newbyteorder("="))
-    if copy:
-        n = n.copy()
-    try:
-        return from_dlpack(n)
-    except (BufferError, DLPackError):
-        # Read-only arrays (NumPy refuses to lend them for writing): a copy.
         if copy is False:
-            raise ValueError("asarray(copy=False) of a read-only NumPy array") from None
-        return from_dlpack(n.copy())
+            raise ValueError(f"asarray(copy=False) cannot convert byte order of {n.dtype}")
+        n, fresh = n.astype(n.dtype.newbyteorder("=")), True
+    if copy is False:
+        if not n.flags.writeable:
+            raise ValueError(
+                "asarray(copy=False) of a read-only NumPy array: Switchyard arrays are "
+                "writable, so sharing it would need a copy; pass copy=None to copy it"
+            )
+        return from_dlpack(n)
+    # Switchyard's copy, into its own (reused, warm) memory: one kernel, which the scheduler
+    # places like any other. The borrowed array is released once it has run.
+    return from_dlpack(n) if fresh else from_dlpack(n).copy()
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     """An Array from an Array, a NumPy array, any DLPack or buffer producer, a Python scalar or
-    nested sequences. Memory is shared unless copy=True or a conversion needs a copy."""
+    nested sequences. Memory from outside is copied unless copy=False asks to share it: its
+    owner could otherwise change the values of results computed from it (README, "Memory
+    shared with NumPy")."""
     if isinstance(obj, Array):
         a = obj
         if dtype is not None and _sy._to_dtype(dtype) != a.dtype:
@@ -79,11 +86,12 @@ def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
     elif isinstance(obj, _np.ndarray):
         a = _from_numpy(obj, dtype, copy)
     elif hasattr(obj, "__dlpack__") and dtype is None:
-        a = from_dlpack(obj, copy=copy)
+        a = from_dlpack(obj, copy=copy is not False)
     else:
         if copy is False:
             raise ValueError(f"asarray(copy=False) of {type(obj).__name__} needs a copy")
-        a = _from_numpy(_np.asarray(obj), dtype, copy=None)
+        n = _np.asarray(obj)  # a new array for sequences, a view for buffer producers
+        a = _from_numpy(n, dtype, copy=None, fresh=n.flags.owndata)
     return a if device is None else a.to_device(device)
 
 

@@ -1,6 +1,6 @@
-"""Zero-copy interop: DLPack with NumPy (and PyTorch when installed), the buffer protocol and
-__array__; pointer equality is checked, writes on either side are seen by the other, and
-capsules are owned exactly once."""
+"""Interop: DLPack with NumPy (and PyTorch when installed), the buffer protocol and __array__.
+Shared memory (copy=False, from_dlpack, exports) is checked by pointer equality, writes on either
+side are seen by the other, and capsules are owned exactly once; asarray's default is a copy."""
 
 import gc
 import sys
@@ -17,7 +17,8 @@ def address(n: np.ndarray) -> int:
 
 def test_numpy_array_in_and_out_without_a_copy():
     n = np.arange(12, dtype=np.float64).reshape(3, 4)
-    x = sy.asarray(n)
+    x = sy.asarray(n, copy=False)
+    assert address(np.asarray(sy.asarray(n))) != address(n)  # the default is a copy
     back = np.from_dlpack(x)
     assert address(back) == address(n)
     assert address(np.asarray(x)) == address(n)  # __array__ / buffer protocol
@@ -26,22 +27,20 @@ def test_numpy_array_in_and_out_without_a_copy():
 
 def test_writes_on_either_side_are_seen_by_the_other():
     n = np.zeros(5, dtype=np.float32)
-    x = sy.asarray(n)
+    x = sy.asarray(n, copy=False)
     n[2] = 7.0
-    x.mark_modified()
     assert float(sy.sum(x)) == 7.0
     x[0] = 3.0
     assert n[0] == 3.0
     exported = np.from_dlpack(x)
     exported[4] = 1.0
-    x.mark_modified()
     assert float(sy.sum(x)) == 11.0
 
 
 def test_strided_and_negative_step_views_are_shared():
     n = np.arange(30, dtype=np.int64).reshape(5, 6)
     view = n[::-2, 1::2]
-    x = sy.asarray(view)
+    x = sy.asarray(view, copy=False)
     np.testing.assert_array_equal(np.asarray(x * 1), view)
     back = np.from_dlpack(x)
     assert back.strides == view.strides
@@ -50,7 +49,7 @@ def test_strided_and_negative_step_views_are_shared():
 
 def test_a_borrowed_numpy_array_keeps_its_owner_alive():
     n = np.arange(1000, dtype=np.float64)
-    x = sy.asarray(n)
+    x = sy.asarray(n, copy=False)
     refs = sys.getrefcount(n)
     del n
     gc.collect()
@@ -112,7 +111,6 @@ def test_pytorch_round_trip_shares_memory():
     back = torch.from_dlpack(x)
     assert back.data_ptr() == t.data_ptr()
     t[0, 0] = 42
-    x.mark_modified()
     assert float(x[0, 0]) == 42.0
     np.testing.assert_array_equal(np.asarray(x * 2), (t * 2).numpy())
     y = sy.arange(6, dtype=sy.int64)

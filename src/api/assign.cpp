@@ -9,6 +9,7 @@
 
 #include "expr/node.hpp"
 #include "expr/realize.hpp"
+#include "expr/writes.hpp"
 #include "ops/complex_parts.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/complex.hpp"
@@ -23,9 +24,13 @@ int kind_rank(DType t) {
 }
 
 // `value` converted to `dtype` as a new node: the node realised into existing storage is never
-// one an array holds, which would then name that storage as its own result.
-expr::NodePtr private_value(const Array& value, DType dtype) {
-  return expr::make_op(ir::OpCode::Cast, dtype, value.shape(), expr::node_of(value));
+// one an array holds, which would then name that storage as its own result. The handle is
+// dropped, so what only it held counts as the write's own (expr/writes.hpp).
+expr::NodePtr private_value(Array value, DType dtype) {
+  expr::NodePtr source = expr::node_of(value);
+  const Shape shape = value.shape();
+  value = Array();
+  return expr::make_op(ir::OpCode::Cast, dtype, shape, std::move(source));
 }
 
 // Copies the contiguous `source` into the strided `target` of the same shape, on the host. The
@@ -57,7 +62,9 @@ void copy_on_host(const Array& source, const Array& target) {
 }
 
 // Writes `value`, a private node of the destination's shape and dtype, into the destination.
-void write(const Array& destination, const expr::NodePtr& value) {
+// Pending work that reads the destination's storage is computed first, with the values it had
+// when it was written.
+void write(const Array& destination, expr::NodePtr value) {
   const Array target = destination.node() ? expr::storage_of(destination.node()) : destination;
   for (int i = 0; i < target.ndim(); ++i)
     if (target.shape()[i] > 1 && target.strides()[i] == 0)
@@ -66,12 +73,15 @@ void write(const Array& destination, const expr::NodePtr& value) {
                        "): its elements share memory; expected a view whose elements are "
                        "distinct, such as the array it was broadcast from");
   if (target.size() == 0) return;
+  // Computed already (it read shared storage): copied in by a kernel of its own.
+  if (value->ready()) value = expr::make_op(ir::OpCode::Cast, value->dtype, value->shape, value);
+  expr::realize_readers(*target.buffer(), value);
   const runtime::View view{target.buffer(), target.dtype(), target.shape(), target.strides(),
                            target.offset()};
   const bool contiguous = runtime::classify(view.shape, view.strides) != ir::Layout::Strided;
   if (contiguous && expr::realize_into(value, view)) return;
   // No kernel can write the value in place: it goes through new storage.
-  const Array result(value);
+  const Array result(std::move(value));
   eval(result);
   if (contiguous)
     expr::realize_into(private_value(result, result.dtype()), view);
@@ -81,7 +91,7 @@ void write(const Array& destination, const expr::NodePtr& value) {
 
 }  // namespace
 
-void Array::assign(const Array& value) const {
+void Array::assign(Array value) const {
   require();
   if (!value) throw ValueError("assign of a null Array: expected an array to write");
   // Complex elements are written as their (re, im) pairs; a complex value written into a real
@@ -90,7 +100,8 @@ void Array::assign(const Array& value) const {
     return complex_parts::pairs_of(*this).assign(
         complex_parts::pairs_of(value.astype(dtype_).broadcast_to(shape_)));
   if (is_complex(value.dtype())) return assign(real(value));
-  write(*this, private_value(value.broadcast_to(shape_), dtype_));
+  if (value.shape() != shape_) value = value.broadcast_to(shape_);
+  write(*this, private_value(std::move(value), dtype_));
 }
 
 void Array::assign(Scalar value) const {
@@ -117,7 +128,7 @@ void Array::mark_modified() const {
 
 namespace detail {
 
-const Array& update(const Array& a, const Array& result, std::string_view ufunc) {
+const Array& update(const Array& a, Array result, std::string_view ufunc) {
   if (result.shape() != a.shape())
     throw ShapeError("non-broadcastable output operand with shape " + to_string(a.shape()) +
                      " doesn't match the broadcast shape " + to_string(result.shape()) + " of " +
@@ -129,7 +140,7 @@ const Array& update(const Array& a, const Array& result, std::string_view ufunc)
                      std::string(name(result.dtype())) + " to " + std::string(name(a.dtype())) +
                      " with casting rule 'same_kind': expected a result of the array's kind; "
                      "compute into a new array instead, or convert the operand with astype");
-  write(a, private_value(result, a.dtype()));
+  write(a, private_value(std::move(result), a.dtype()));
   return a;
 }
 

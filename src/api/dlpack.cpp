@@ -13,6 +13,7 @@
 
 #include "api/dlpack_tensor.hpp"
 #include "backends/registry.hpp"
+#include "expr/writes.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/dlpack_types.hpp"
 
@@ -82,21 +83,32 @@ struct ExportContext {
 
 template <class Managed>
 void delete_export(Managed* self) {
-  delete static_cast<ExportContext<Managed>*>(self->manager_ctx);
+  auto* ctx = static_cast<ExportContext<Managed>*>(self->manager_ctx);
+  ctx->array.buffer()->unlend();
+  delete ctx;
 }
 
 // The memory on `device` holding `a`'s valid data, brought there first if needed. A CUDA copy
 // is returned once the device is idle: kernels writing it may still be queued on its stream,
 // which a consumer's stream is not ordered after.
+// The storage is lent out until the consumer gives the tensor back (runtime/buffer.hpp): it may
+// write it, so the pending work reading it is computed first.
 void* exported_data(const Array& a, DLPackDevice device) {
   Buffer& storage = *a.buffer();
-  if (device.type == kDLCPU) return storage.host_data();
+  if (device.type == kDLCPU) {
+    expr::realize_readers(storage);
+    std::byte* data = storage.host_data();
+    storage.lend(nullptr);
+    return data;
+  }
   if (device.type == kDLCUDA) {
     Device& gpu = cuda_device(device.id, "to_dlpack");
-    if (storage.bytes() == 0) return nullptr;  // nothing to allocate or read
-    const DeviceMemory memory = storage.read_on(gpu);
-    gpu.synchronize();
-    return memory.handle;
+    expr::realize_readers(storage);
+    // An empty buffer has nothing to allocate or read.
+    void* data = storage.bytes() == 0 ? nullptr : storage.read_on(gpu).handle;
+    if (data) gpu.synchronize();
+    storage.lend(&gpu);
+    return data;
   }
   throw DLPackError("to_dlpack to device type " + device_type_name(device.type) +
                     ": expected the host (kDLCPU) or a CUDA device (kDLCUDA); OpenCL memory is "

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "expr/realize.hpp"
+#include "runtime/buffer.hpp"
 
 namespace switchyard::expr {
 namespace {
@@ -97,6 +98,30 @@ void bound(Node& n) {
   }
 }
 
+// Registers `n` as a reader of each of its operands; true when one of them is shared storage,
+// whose owner may write it unseen, so that `n` must be computed now.
+bool register_reads(const NodePtr& n) {
+  bool reads_shared = false;
+  for (const NodePtr& o : n->operands) {
+    if (!o || o->kind == NodeKind::Scalar) continue;
+    if (!is_source(*o)) {
+      o->add_reader(n);
+      continue;
+    }
+    Buffer& storage = *o->value().buffer();
+    reads_shared = reads_shared || storage.shared();
+    storage.add_pending_reader(n);
+  }
+  return reads_shared;
+}
+
+// A new node over `n`'s operands, bounded and registered as their reader.
+NodePtr built(NodePtr n) {
+  bound(*n);
+  if (register_reads(n)) realize({n});
+  return n;
+}
+
 NodePtr make(NodeKind kind, DType dtype, const Shape& shape) {
   auto n = std::make_shared<Node>();
   n->kind = kind;
@@ -114,13 +139,31 @@ std::array<std::shared_ptr<Node>, 3> Node::pending_operands() const {
 
 void Node::publish(Array value) {
   std::array<std::shared_ptr<Node>, 3> released;
+  std::vector<std::weak_ptr<Node>> readers;
   {
     std::lock_guard lock(stripe(this));
     if (ready_.load(std::memory_order_relaxed)) return;
     value_ = std::move(value);
     released.swap(operands);
+    readers.swap(readers_);
     ready_.store(true, std::memory_order_release);
   }
+  if (readers.empty()) return;
+  Buffer& storage = *value_.buffer();
+  for (auto& r : readers) storage.add_pending_reader(std::move(r));
+}
+
+void Node::add_reader(const std::shared_ptr<Node>& reader) {
+  {
+    std::lock_guard lock(stripe(this));
+    if (!ready_.load(std::memory_order_relaxed)) {
+      if (readers_.size() >= 8)  // a node read by many: drop the readers gone since
+        std::erase_if(readers_, [](const std::weak_ptr<Node>& r) { return r.expired(); });
+      readers_.push_back(reader);
+      return;
+    }
+  }
+  value_.buffer()->add_pending_reader(reader);  // published meanwhile
 }
 
 std::shared_ptr<Node> Node::leaf(const Array& a) {
@@ -150,8 +193,7 @@ NodePtr make_op(ir::OpCode op, DType dtype, const Shape& shape, NodePtr a, NodeP
   auto n = make(NodeKind::Op, dtype, shape);
   n->op = op;
   n->operands = {std::move(a), std::move(b), std::move(c)};
-  bound(*n);
-  return n;
+  return built(std::move(n));
 }
 
 NodePtr make_cast(NodePtr a, DType dtype) {
@@ -164,16 +206,14 @@ NodePtr make_reduce(ReduceSpec spec, DType dtype, const Shape& shape, NodePtr a)
   auto n = make(NodeKind::Reduce, dtype, shape);
   n->reduce = spec;
   n->operands[0] = std::move(a);
-  bound(*n);
-  return n;
+  return built(std::move(n));
 }
 
 NodePtr make_view(NodePtr a, const Shape& shape, std::function<Array(const Array&)> view) {
   auto n = make(NodeKind::View, a->dtype, shape);
   n->view = std::move(view);
   n->operands[0] = std::move(a);
-  bound(*n);
-  return n;
+  return built(std::move(n));
 }
 
 }  // namespace switchyard::expr

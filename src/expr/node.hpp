@@ -4,7 +4,14 @@
 //
 // A node is immutable once built, except for its realised value: realise() publishes it once
 // (under a lock striped by node address) and drops the node's operands, so a long computation
-// kept as a chain of realised results holds no history. Building a node takes no lock.
+// kept as a chain of realised results holds no history.
+//
+// A node has the value NumPy would give at the moment it was built, whatever is written later:
+// each node registers as a reader of what it reads (the storage of a realised operand, or a
+// pending operand, whose readers pass to its storage when it is published), and a write into
+// storage first realises the pending nodes that read it (expr/writes.hpp). Work over shared
+// storage, which its owner may write at any time unseen (runtime/buffer.hpp), is realised as it
+// is built.
 #pragma once
 
 #include <array>
@@ -12,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "backends/backend.hpp"
 #include "expr/kernel_ir.hpp"
@@ -55,14 +63,17 @@ struct Node {
   // Operands while pending (empty once realised); safe beside a concurrent publish.
   std::array<std::shared_ptr<Node>, 3> pending_operands() const;
   // Publishes the realised value once; later calls (another thread realising the same node)
-  // keep the first.
+  // keep the first. The node's readers become readers of the value's storage.
   void publish(Array value);
+  // Registers `reader`, a node built over this pending one.
+  void add_reader(const std::shared_ptr<Node>& reader);
 
   static std::shared_ptr<Node> leaf(const Array& a);
 
  private:
   Array value_;
   std::atomic<bool> ready_{false};
+  std::vector<std::weak_ptr<Node>> readers_;  // while pending; guarded by the stripe lock
 };
 
 using NodePtr = std::shared_ptr<Node>;

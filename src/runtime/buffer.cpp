@@ -1,5 +1,7 @@
 #include "runtime/buffer.hpp"
 
+#include <algorithm>
+
 #include "runtime/host_memory.hpp"
 #include "runtime/recording.hpp"
 
@@ -35,6 +37,7 @@ std::shared_ptr<Buffer> Buffer::borrow_on(Device& device, DeviceMemory memory,
                                           std::function<void()> release) {
   std::shared_ptr<Buffer> b(new Buffer(memory.bytes));
   b->device_copies_.push_back({&device, memory, true, true});
+  b->owner_ = &device;
   b->release_ = release ? std::move(release) : [] {};
   return b;
 }
@@ -54,9 +57,43 @@ bool Buffer::valid_on_host() const {
 bool Buffer::valid_on(const Device& device) const {
   if (device.info().host_addressable) return valid_on_host();
   std::lock_guard lock(mutex_);
+  if (shared() && owner_ != &device) return false;  // refreshed from the owner's copy when read
   for (const auto& c : device_copies_)
     if (c.device == &device) return c.valid;
   return false;
+}
+
+void Buffer::lend(Device* owner) {
+  std::lock_guard lock(mutex_);
+  if (!borrowed() && lent_.load(std::memory_order_relaxed) == 0) owner_ = owner;
+  lent_.fetch_add(1, std::memory_order_release);
+}
+
+void Buffer::unlend() {
+  std::lock_guard lock(mutex_);
+  lent_.fetch_sub(1, std::memory_order_release);
+}
+
+void Buffer::add_pending_reader(std::weak_ptr<void> reader) {
+  std::lock_guard lock(readers_mutex_);
+  if (readers_.size() >= readers_pruned_at_) {
+    std::erase_if(readers_, [](const std::weak_ptr<void>& r) { return r.expired(); });
+    readers_pruned_at_ = std::max<std::size_t>(16, 2 * readers_.size());
+  }
+  readers_.push_back(std::move(reader));
+}
+
+std::vector<std::shared_ptr<void>> Buffer::take_pending_readers() {
+  std::vector<std::weak_ptr<void>> taken;
+  {
+    std::lock_guard lock(readers_mutex_);
+    taken.swap(readers_);
+    readers_pruned_at_ = 16;
+  }
+  std::vector<std::shared_ptr<void>> alive;
+  for (auto& r : taken)
+    if (auto held = r.lock()) alive.push_back(std::move(held));
+  return alive;
 }
 
 scheduler::InputPlacement Buffer::placement(std::span<Device* const> devices) const {
@@ -67,6 +104,7 @@ scheduler::InputPlacement Buffer::placement(std::span<Device* const> devices) co
       if (host_valid_) p.device_mask |= 1u << i;
       continue;
     }
+    if (shared() && owner_ != devices[i]) continue;
     for (const auto& c : device_copies_)
       if (c.device == devices[i] && c.valid) p.device_mask |= 1u << i;
   }
@@ -101,6 +139,7 @@ std::byte* Buffer::host_data() {
 
 std::byte* Buffer::valid_host_data() {
   std::lock_guard lock(mutex_);
+  if (shared() && owner_) refresh_host_from_owner();
   if (!host_valid_) {
     for (auto& c : device_copies_) {
       if (!c.valid) continue;
@@ -118,6 +157,10 @@ DeviceMemory Buffer::read_on(Device& device) {
   if (device.info().host_addressable) return {valid_host_data(), bytes_};
   std::lock_guard lock(mutex_);
   DeviceCopy& target = copy_on(device);
+  if (shared() && owner_ != &device) {
+    if (owner_) refresh_host_from_owner();
+    target.valid = false;
+  }
   if (target.valid) return target.memory;
   if (!host_valid_) {
     // Device-to-device moves go through the host: backends share no memory handles.
@@ -149,6 +192,7 @@ void Buffer::mark_written(const Device& device) {
   std::lock_guard lock(mutex_);
   for (auto& c : device_copies_) c.valid = c.device == &device;
   host_valid_ = false;
+  if (shared()) settle_shared(&device);
 }
 
 void Buffer::mark_host_written() {
@@ -156,6 +200,38 @@ void Buffer::mark_host_written() {
   if (!host_) return;  // no host memory yet: nothing can have been written there
   for (auto& c : device_copies_) c.valid = false;
   host_valid_ = true;
+  if (shared()) settle_shared(nullptr);
+}
+
+void Buffer::refresh_host_from_owner() {
+  for (auto& c : device_copies_) {
+    if (c.device != owner_) continue;
+    ensure_host_allocated();
+    c.device->copy_to_host(host_, c.memory, 0, bytes_);
+    host_valid_ = true;
+    return;
+  }
+}
+
+void Buffer::settle_shared(const Device* written) {
+  if (written != owner_) {
+    if (written) {  // the valid copy is on `written`: to the host first
+      for (auto& c : device_copies_)
+        if (c.device == written) {
+          ensure_host_allocated();
+          c.device->copy_to_host(host_, c.memory, 0, bytes_);
+        }
+      host_valid_ = true;
+    }
+    if (owner_)
+      for (auto& c : device_copies_)
+        if (c.device == owner_) {
+          owner_->copy_from_host(c.memory, 0, host_, bytes_);
+          c.valid = true;
+        }
+  }
+  for (auto& c : device_copies_) c.valid = c.device == owner_;
+  host_valid_ = host_valid_ && (!owner_ || written == nullptr || written == owner_);
 }
 
 void Buffer::mark_borrowed_written() {

@@ -4,8 +4,15 @@
 // Invariants (guarded by mutex_): at least one copy is valid once the buffer has been written;
 // a copy is only marked stale after another is confirmed valid, so a failed transfer or kernel
 // never loses the data. Host-addressable devices (the CPU) use the host copy itself.
+//
+// Shared storage is memory that code outside Switchyard may read and write at any time: memory
+// borrowed from its owner (NumPy, a DLPack producer, Array::borrow), or storage lent out by an
+// export. Its owner's copy (the host, or the device memory it was borrowed on) is the only one
+// trusted: other copies are refreshed from it for every kernel that reads them, and a write made
+// elsewhere reaches it before the write returns.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -39,6 +46,18 @@ class Buffer {
 
   std::size_t bytes() const { return bytes_; }
   bool borrowed() const { return static_cast<bool>(release_); }
+  bool shared() const { return borrowed() || lent_.load(std::memory_order_acquire) > 0; }
+  // An export hands the copy on `owner` (null: the host copy) to code outside: the storage is
+  // shared, with that copy as the owner's, until each export is given back (unlend).
+  void lend(Device* owner);
+  void unlend();
+
+  // ---- pending work reading this storage. The lazy graph registers each pending node that
+  // reads the storage (weakly: work no one needs is never computed); a write into the storage
+  // takes them and computes them first, so each keeps the value it had when it was written.
+  void add_pending_reader(std::weak_ptr<void> reader);
+  // The registered readers still alive, removed from the buffer.
+  std::vector<std::shared_ptr<void>> take_pending_readers();
 
   bool valid_on_host() const;
   bool valid_on(const Device& device) const;
@@ -73,6 +92,10 @@ class Buffer {
   std::byte* valid_host_data();         // host_data() for kernels' operands
   void ensure_host_allocated();         // mutex_ held
   DeviceCopy& copy_on(Device& device);  // mutex_ held; allocates if absent
+  // mutex_ held. For shared storage: makes every copy but the owner's stale, after bringing the
+  // owner's up to date from `written` (null: the host) when that is where a write went.
+  void settle_shared(const Device* written);
+  void refresh_host_from_owner();  // mutex_ held, shared storage owned by a device
 
   std::size_t bytes_;
   mutable std::mutex mutex_;
@@ -81,6 +104,12 @@ class Buffer {
   bool host_borrowed_ = false;     // host_ is the caller's memory, released by release_
   std::function<void()> release_;  // set for borrowed memory (host or device)
   std::vector<DeviceCopy> device_copies_;
+  std::atomic<int> lent_{0};  // exports not yet given back
+  Device* owner_ = nullptr;   // shared storage: the device holding the owner's copy, or null
+
+  std::mutex readers_mutex_;  // apart from mutex_, which transfers hold: building stays cheap
+  std::vector<std::weak_ptr<void>> readers_;
+  std::size_t readers_pruned_at_ = 16;  // dead readers are dropped when the list doubles
 };
 
 }  // namespace switchyard
