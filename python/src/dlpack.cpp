@@ -173,6 +173,27 @@ PyType_Slot* buffer_slots() {
   return buffer_protocol;
 }
 
+namespace {
+
+// A copy of a C-contiguous buffer-protocol object (a NumPy array) of `dtype`: one memcpy into
+// Switchyard's pooled host memory, without the GIL; asarray's default for NumPy data.
+Array copy_buffer(nb::handle source, DType dtype) {
+  Py_buffer view;
+  if (PyObject_GetBuffer(source.ptr(), &view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0)
+    throw nb::python_error();
+  const Shape shape(view.shape, view.shape + view.ndim);
+  try {
+    Array copy = released([&] { return Array::from_host(view.buf, view.len, shape, dtype); });
+    PyBuffer_Release(&view);
+    return copy;
+  } catch (...) {
+    PyBuffer_Release(&view);
+    throw;
+  }
+}
+
+}  // namespace
+
 void bind_dlpack(nb::module_& m, nb::class_<Array>& array) {
   array.def("__dlpack__", &export_capsule, nb::kw_only(), nb::arg("stream").none() = nb::none(),
             nb::arg("max_version").none() = nb::none(), nb::arg("dl_device").none() = nb::none(),
@@ -184,6 +205,7 @@ void bind_dlpack(nb::module_& m, nb::class_<Array>& array) {
     return nb::make_tuple(d.type, d.id);
   });
   m.def("_import_capsule", &import_capsule);
+  m.def("_copy_buffer", &copy_buffer);
 }
 
 }  // namespace switchyard::python

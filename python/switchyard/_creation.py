@@ -63,9 +63,12 @@ def _from_numpy(n: _np.ndarray, dtype, copy, fresh=False) -> Array:
                 "writable, so sharing it would need a copy; pass copy=None to copy it"
             )
         return from_dlpack(n)
-    # Switchyard's copy, into its own (reused, warm) memory: one kernel, which the scheduler
-    # places like any other. The borrowed array is released once it has run.
-    return from_dlpack(n) if fresh else from_dlpack(n).copy()
+    if fresh:
+        return from_dlpack(n)
+    if not n.flags.c_contiguous:  # NumPy's gather into a new array is the copy
+        return from_dlpack(_np.ascontiguousarray(n))
+    # One memcpy into Switchyard's own pooled (reused, warm) memory.
+    return _sy._copy_buffer(n, _sy._to_dtype(n.dtype.name))
 
 
 def asarray(obj, /, *, dtype=None, device=None, copy=None) -> Array:
