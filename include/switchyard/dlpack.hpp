@@ -39,35 +39,35 @@ DLPackDevice dlpack_device(const Array& a);
 // returns, so a consumer on any stream reads finished data. With `copy`, the tensor views a new
 // contiguous copy of `a` that no other array shares (DLPack's IS_COPIED); without it, it views
 // `a`'s own storage. The tensor keeps the storage alive until its deleter is called; call it
-// exactly once. After writing through the tensor, call mark_modified(a, device): that copy
-// becomes the valid one. Throws DLPackError for another device type, or a CUDA device this
-// process does not have.
+// exactly once. Until then the storage is lent out (shared, array.hpp): pending work reading it
+// is computed at the export, work built meanwhile runs at once, and the exported copy is the one
+// Switchyard reads, so writes through the tensor are seen without mark_modified. Throws
+// DLPackError for another device type, or a CUDA device this process does not have.
 DLManagedTensor* to_dlpack(const Array& a, DLPackDevice device = kDLPackHost, bool copy = false);
 // The same as a DLPack 1.0 tensor: version {1, 0}, flags IS_COPIED with `copy`.
 DLManagedTensorVersioned* to_dlpack_versioned(const Array& a, DLPackDevice device = kDLPackHost,
                                               bool copy = false);
 
-// Tells the runtime that `a`'s memory on `device` (a DLPack export's) was written outside
-// Switchyard: that copy becomes the only valid one. a.mark_modified() is this for the host.
+// Tells the runtime that `a`'s memory on `device` was written outside Switchyard: that copy
+// becomes the only valid one (shared memory needs no call). a.mark_modified() is this for the
+// host.
 void mark_modified(const Array& a, DLPackDevice device);
 
 // ---- import
 // Takes ownership of a DLPack tensor without copying; its deleter runs when the last Array
 // using the memory is gone. Host memory (kDLCPU, and kDLCUDAHost and kDLCUDAManaged, which the
 // host addresses) is used in place; so is kDLCUDA memory of CUDA device N when this process has
-// it: the array is then valid on that device only, and a.mark_modified() after the producer
-// writes it means that memory. The producer must have finished writing before the import:
-// Switchyard's own work is not ordered after the producer's streams. Switchyard may leave its
-// writes into an imported array on another device; export it back to the tensor's device
-// (to_dlpack) before the producer reads them.
+// it. The memory is shared (array.hpp): work reading it runs when it is written, the producer's
+// copy is the one read, and Switchyard's writes into it reach that copy before they return. The
+// producer must have finished writing before the import: Switchyard's own work is not ordered
+// after the producer's streams.
 //
 // Throws DLPackError for other devices (naming those supported), vector lanes or dtypes
 // Switchyard lacks, and IndexError for shape, strides or byte_offset that reach outside what
 // 64-bit arithmetic can address (the tensor is then left to the caller, its deleter not called).
 // Importing consumes the tensor: importing it again while an Array still uses it throws
 // DLPackError (its deleter would otherwise run twice). After Switchyard has called the deleter
-// the pointer is dangling, as DLPack says, and must not be passed again. When the producer
-// writes the memory after the import, call mark_modified() on the array.
+// the pointer is dangling, as DLPack says, and must not be passed again.
 Array from_dlpack(DLManagedTensor* tensor);
 // The same for a DLPack 1.x tensor. A READ_ONLY one is imported as a copy (its deleter runs
 // before this returns), since Switchyard writes into arrays in place. A tensor of major version
