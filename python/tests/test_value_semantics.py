@@ -226,6 +226,8 @@ def _run(steps):
 
 
 def _property(device, examples):
+    runs = []
+
     @settings(
         max_examples=examples,
         deadline=None,
@@ -234,6 +236,7 @@ def _property(device, examples):
     )
     @given(st.lists(STEP, min_size=1, max_size=12))
     def program(steps):
+        runs.append(len(steps))
         _run(steps)
 
     if device == "auto":
@@ -241,6 +244,7 @@ def _property(device, examples):
     else:
         with sy.device(device):
             program()
+    assert len(runs) >= examples  # every sequence asked for ran, none skipped
 
 
 # Thousands of sequences in all: the host devices run many, each OpenCL or CUDA device fewer
