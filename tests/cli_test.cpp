@@ -112,6 +112,36 @@ TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
       << r.err;
 }
 
+// With fallback off, work the host cannot do fails where it runs, the making of the inputs
+// included: those cells say "failed" and why, the rest of the table still runs and prints, and
+// the exit status is 1 since auto did not run everything.
+TEST(Demo, FailedWorkWithFallbackOffMarksItsCellsAndTheTableStillPrints) {
+  const std::map<std::string, std::string> env = {{"SWITCHYARD_FAULT", "cpu:oom"},
+                                                  {"SWITCHYARD_FALLBACK", "off"}};
+  std::vector<std::string> ids;
+  for (const DeviceInfo& d : devices()) ids.push_back(d.id());
+  for (const std::string workload : {"mlp", "field"}) {
+    SCOPED_TRACE(workload);
+    const testing_support::TempDir dir;
+    const std::string json = (dir.path() / "demo.json").string();
+    const auto r = run_cli({"demo", "--workload", workload, "--n", "32", "--json", json}, env);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.out.find("  " + workload + " "), std::string::npos) << "no table row:\n" << r.out;
+    std::ifstream in(json);
+    const auto row = nlohmann::json::parse(in)["rows"].at(0);
+    const auto& cpu = row["devices"]["cpu:0"];
+    ASSERT_TRUE(cpu["seconds"].is_null()) << row.dump(2);
+    const std::string error = cpu["error"];
+    EXPECT_NE(error.find("injected"), std::string::npos) << error;
+    EXPECT_NE(r.out.find(workload + " on cpu:0 failed: " + error), std::string::npos) << r.out;
+    for (const std::string& id : ids) {
+      const auto& cell = row["devices"][id];
+      EXPECT_TRUE(cell["seconds"].is_number() || !cell["error"].get<std::string>().empty())
+          << id << ": " << cell.dump();
+    }
+  }
+}
+
 TEST(Demo, AnUnknownWorkloadOrSizeIsAnErrorNamingWhatIsValid) {
   const auto unknown = run_cli({"demo", "--workload", "weather"});
   EXPECT_EQ(unknown.status, 2) << unknown.err;

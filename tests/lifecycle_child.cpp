@@ -4,17 +4,62 @@
 //   lifecycle_child opencl   one operation pinned to opencl:0, prints "result 3 5 7 9"
 //   lifecycle_child work K   a kernel of its own (K = 0, 1, 2) run 24 times where the scheduler
 //                            places it, prints "done K"
+//   lifecycle_child threads DEVICES SECONDS
+//                            one detached thread per device of the comma list, each looping
+//                            over work there that compiles a kernel never seen before on every
+//                            pass; main prints "main returns" after SECONDS and returns while
+//                            they run
+#include <unistd.h>
+
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "switchyard/switchyard.hpp"
 
 namespace sy = switchyard;
 
+namespace {
+
+// The bits of k choose the operators: a kernel of its own for each k.
+sy::Array fresh(const sy::Array& x, int k) {
+  sy::Array y = x;
+  for (int bit = 0; bit < 8; ++bit) y = (k >> bit) & 1 ? sy::sin(y) : y * 1.5f + 0.25f;
+  return y;
+}
+
+[[noreturn]] void keep_working(const std::string& device, int seed) {
+  const sy::DeviceScope scope(device);
+  const auto x = sy::Array::linspace(0.1, 1, 1 << 14, sy::DType::Float32);
+  for (int k = seed * 256;; ++k) {
+    (void)sy::sum(sy::sin(x) * 2).item<float>();
+    (void)sy::sum(fresh(x, k)).item<float>();
+  }
+}
+
+int threads_left_running(const std::string& devices, double seconds) {
+  // A hang at exit ends the child (SIGALRM) rather than the test run.
+  ::alarm(60);
+  int seed = 0;
+  for (std::size_t start = 0; start <= devices.size();) {
+    std::size_t end = devices.find(',', start);
+    if (end == std::string::npos) end = devices.size();
+    std::thread(keep_working, devices.substr(start, end - start), seed++).detach();
+    start = end + 1;
+  }
+  std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+  std::printf("main returns\n");
+  return 0;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
+  if (mode == "threads" && argc > 3) return threads_left_running(argv[2], std::atof(argv[3]));
   if (mode == "opencl") {
     sy::DeviceScope scope("opencl:0");
     const auto a = sy::Array::from_vector(std::vector<float>{1, 2, 3, 4});
@@ -33,6 +78,6 @@ int main(int argc, char** argv) {
     std::printf("done %d %.3g\n", k, check);
     return 0;
   }
-  std::fprintf(stderr, "usage: lifecycle_child opencl | work 0|1|2\n");
+  std::fprintf(stderr, "usage: lifecycle_child opencl | work 0|1|2 | threads DEVICES SECONDS\n");
   return 2;
 }

@@ -118,6 +118,32 @@ TEST(Shutdown, FiftyOpenClProgramsExitCleanly) {
   EXPECT_EQ(clean, kRuns);
 }
 
+// Threads a program left running (detached here; daemon threads in Python) are still compiling
+// and launching when main returns: exit waits for the driver calls in flight and parks the
+// threads at their next one, before the drivers' statics are destroyed.
+TEST(Shutdown, ThreadsStillRunningDeviceWorkWhenMainReturns) {
+  std::vector<std::string> ids;
+  for (const DeviceInfo& d : devices()) ids.push_back(d.id());
+  // Three threads on the first device (OpenCL where there is one: its compiles are slow and its
+  // driver's statics are the ones exit destroys), one on the host.
+  const std::string threads =
+      ids.front() + "," + ids.front() + "," + ids.front() + "," + ids.back();
+  constexpr int kRuns = 8;
+  int clean = 0;
+  for (int i = 0; i < kRuns; ++i) {
+    // main returns at different points of the threads' work, from their first compiles on.
+    const std::string seconds = std::to_string(0.05 + 0.1 * i);
+    TempDir dir;
+    const ChildResult r = run({"threads", threads, seconds}, dir.path());
+    const bool ok = r.status == 0 && r.out == "main returns\n" && r.err.empty();
+    clean += ok;
+    EXPECT_TRUE(ok) << "threads " << threads << " for " << seconds << " s: status " << r.status
+                    << ", stdout '" << r.out << "', stderr:\n"
+                    << r.err;
+  }
+  std::cout << clean << " of " << kRuns << " runs exited cleanly\n";
+}
+
 TEST(Logging, DebugShowsDetectionCompilesDecisionsAndEachWarningOnce) {
   TempDir dir;
   ASSERT_EQ(run({"work", "0"}, dir.path(), kCpuOnly).status, 0);

@@ -10,10 +10,11 @@
 #include <thread>
 #include <vector>
 
+#include "runtime/attempts.hpp"
+#include "runtime/fault_injection.hpp"
 #include "runtime/metrics.hpp"
 #include "runtime/trace.hpp"
-#include "switchyard/error.hpp"
-#include "switchyard/metrics.hpp"
+#include "switchyard/switchyard.hpp"
 
 namespace switchyard::runtime {
 namespace {
@@ -114,6 +115,28 @@ TEST(Metrics, ConcurrentRecordsAreAllCounted) {
   const Metrics m = metrics();
   EXPECT_EQ(m.totals.count, 4000);
   EXPECT_EQ(m.devices[0].totals.count + m.devices[1].totals.count, 4000);
+}
+
+// Work pinned to a device has nothing to fall back to: its failure is still that device's.
+TEST(Metrics, FailuresOfPinnedWorkAreCounted) {
+  const Array a = Array::from_vector(std::vector<float>{1, 2, 3});
+  for (const DeviceInfo& d : devices()) {
+    SCOPED_TRACE(d.id());
+    reset_metrics();
+    replace_faults(d.backend + ":" + std::to_string(d.index) + ":launch");
+    {
+      const DeviceScope pinned(d.id());
+      EXPECT_THROW(eval(a * 2.0f + 1.0f), DeviceError);
+    }
+    replace_faults("");
+    const Metrics m = metrics();
+    ASSERT_EQ(m.devices.size(), 1u);
+    EXPECT_EQ(m.devices[0].device, d.id());
+    EXPECT_EQ(m.devices[0].failures, 1);
+    EXPECT_EQ(m.totals.count, 0);
+  }
+  device_health().reset();
+  reset_metrics();
 }
 
 TEST(Metrics, JsonParsesBackWithTheSameNumbers) {

@@ -52,7 +52,7 @@ struct KernelMetrics {
 struct DeviceMetrics {
   std::string device;
   MetricsTotals totals;
-  std::int64_t failures = 0;  // attempts on this device that failed and fell back
+  std::int64_t failures = 0;  // attempts that failed here (compile, memory, device errors)
 };
 
 struct Metrics {

@@ -2,6 +2,7 @@
 #include <nanobind/stl/shared_ptr.h>
 
 #include "bindings.hpp"
+#include "gil.hpp"
 #include "switchyard/apps/nn.hpp"
 
 namespace switchyard::python {
@@ -18,7 +19,7 @@ void bind_nn(nb::module_& apps) {
                      return v.grad();
                    })
       .def_prop_ro("requires_grad", &nn::Var::requires_grad)
-      .def("backward", &nn::Var::backward, nb::call_guard<nb::gil_scoped_release>());
+      .def("backward", &nn::Var::backward, nb::call_guard<GilRelease>());
   m.def("add", &nn::add);
   m.def("subtract", &nn::subtract);
   m.def("multiply", &nn::multiply);
@@ -41,7 +42,7 @@ void bind_nn(nb::module_& apps) {
             return model.forward(parameters, x);
           },
           nb::arg("parameters"), nb::arg("x"))
-      .def("logits", &nn::MLP::logits, nb::arg("x"), nb::call_guard<nb::gil_scoped_release>());
+      .def("logits", &nn::MLP::logits, nb::arg("x"), nb::call_guard<GilRelease>());
   nb::class_<nn::Optimizer>(m, "Optimizer");
   nb::class_<nn::SGD, nn::Optimizer>(m, "SGD").def(nb::init<double, double>(), nb::arg("lr"),
                                                    nb::arg("momentum"));
@@ -57,12 +58,12 @@ void bind_nn(nb::module_& apps) {
           },
           nb::arg("model"), nb::arg("optimizer"))
       .def("train_step", &nn::Trainer::train_step, nb::arg("x"), nb::arg("labels"),
-           nb::call_guard<nb::gil_scoped_release>())
+           nb::call_guard<GilRelease>())
       .def("fit", &nn::Trainer::fit, nb::arg("x"), nb::arg("labels"), nb::arg("epochs"),
-           nb::arg("batch_size"), nb::call_guard<nb::gil_scoped_release>())
+           nb::arg("batch_size"), nb::call_guard<GilRelease>())
       .def_prop_ro("model", &nn::Trainer::model);
   m.def("accuracy", &nn::accuracy, nb::arg("model"), nb::arg("x"), nb::arg("labels"),
-        nb::call_guard<nb::gil_scoped_release>());
+        nb::call_guard<GilRelease>());
   nb::enum_<nn::OptimizerKind>(m, "OptimizerKind")
       .value("sgd", nn::OptimizerKind::Sgd)
       .value("adam", nn::OptimizerKind::Adam);
@@ -80,7 +81,7 @@ void bind_nn(nb::module_& apps) {
       },
       nb::arg("samples"), nb::arg("features"), nb::arg("hidden"), nb::arg("classes"),
       nb::arg("epochs"), nb::arg("batch_size"), nb::arg("optimizer"), nb::arg("lr"),
-      nb::arg("seed"), nb::arg("dtype"), nb::call_guard<nb::gil_scoped_release>());
+      nb::arg("seed"), nb::arg("dtype"), nb::call_guard<GilRelease>());
   m.def(
       "make_classification",
       [](std::int64_t n, std::int64_t features, std::int64_t classes, std::uint64_t seed,

@@ -28,7 +28,7 @@ nb::object binary(const BinaryOp& op, const Array& a, nb::handle other, bool ref
 nb::object in_place(const BinaryOp& op, nb::handle self, nb::handle other) {
   const Array& a = nb::cast<const Array&>(self);
   Array result = apply(op, a, to_operand(other));
-  nb::gil_scoped_release release;
+  GilRelease release;
   detail::update(a, std::move(result), op.name);
   return nb::borrow(self);
 }
@@ -38,7 +38,7 @@ T scalar_value(const Array& a, const char* conversion) {
   if (a.size() != 1)
     throw ValueError(std::string("only arrays of one element convert to Python ") + conversion +
                      ", given shape " + to_string(a.shape()));
-  nb::gil_scoped_release release;
+  GilRelease release;
   return a.item<T>();
 }
 
@@ -95,19 +95,19 @@ void bind_operators(nb::class_<Array>& array) {
   array.attr("__hash__") = nb::none();  // mutable, compared elementwise: unhashable, as NumPy's
   array.def("__matmul__", [](const Array& a, nb::handle b) {
     const Array other = to_array(b);
-    nb::gil_scoped_release release;
+    GilRelease release;
     return matmul(a, other);
   });
   array.def("__rmatmul__", [](const Array& a, nb::handle b) {
     const Array other = to_array(b);
-    nb::gil_scoped_release release;
+    GilRelease release;
     return matmul(other, a);
   });
   array.def("__imatmul__", [](nb::handle self, nb::handle b) {
     const Array& a = nb::cast<const Array&>(self);
     const Array other = to_array(b);
     {
-      nb::gil_scoped_release release;
+      GilRelease release;
       detail::update(a, matmul(a, other), "matmul");
     }
     return nb::borrow(self);
@@ -195,7 +195,7 @@ void bind_methods(nb::class_<Array>& array) {
       [](nb::handle self) {
         {
           const Array& a = nb::cast<const Array&>(self);
-          nb::gil_scoped_release release;
+          GilRelease release;
           eval(a);
         }
         return nb::borrow(self);
@@ -225,7 +225,7 @@ void bind_methods(nb::class_<Array>& array) {
   array.def("fill", [](const Array& a, nb::handle value) {
     const auto s = to_scalar(value);
     if (!s) throw nb::type_error("fill() takes a Python bool, int or float");
-    nb::gil_scoped_release release;
+    GilRelease release;
     a.fill(*s);
   });
   array.def("mark_modified", &Array::mark_modified,

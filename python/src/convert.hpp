@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bindings.hpp"
+#include "gil.hpp"
 
 namespace switchyard::python {
 
@@ -35,7 +36,7 @@ DType default_dtype(Scalar s);
 // values), so other Python threads run meanwhile.
 template <class F>
 decltype(auto) released(F&& f) {
-  nb::gil_scoped_release release;
+  GilRelease release;
   return f();
 }
 

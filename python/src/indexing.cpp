@@ -89,7 +89,7 @@ Array get(const Array& a, nb::handle key) {
   Selection s = select(a, key);
   if (!s.array_index) return s.view;
   const ArrayIndex& index = *s.array_index;
-  nb::gil_scoped_release release;
+  GilRelease release;
   if (index.index.dtype() == DType::Bool) {
     if (index.axis != 0 || index.index.ndim() != s.view.ndim())
       throw IndexError("a boolean index must have the shape of the whole array, given shape " +
@@ -107,7 +107,7 @@ void set(const Array& a, nb::handle key, nb::handle value) {
   const Selection s = select(a, key);
   const auto scalar = to_scalar(value);
   const Array array_value = scalar ? Array() : to_array(value);
-  nb::gil_scoped_release release;
+  GilRelease release;
   if (!s.array_index) {
     if (scalar)
       s.view.assign(*scalar);

@@ -1,6 +1,7 @@
 // The extension module _switchyard; the package switchyard (python/switchyard) builds the
 // Python array API namespace on it.
 #include "bindings.hpp"
+#include "gil.hpp"
 
 NB_MODULE(_switchyard, m) {
   namespace nb = nanobind;
@@ -31,4 +32,5 @@ NB_MODULE(_switchyard, m) {
   bind_field(apps);
   bind_nn(apps);
   bind_query(apps);
+  park_released_threads_at_exit(m);
 }

@@ -2,8 +2,9 @@
 // prepares executables from Kernel IR or a library op, launches and synchronizes.
 //
 // Non-virtual interface: each public method checks its arguments and translates nothing twice,
-// then calls the private do_...() that a backend implements. Backends throw typed errors
-// (OutOfMemory, DeviceError, CompileError) whose messages keep the driver's own error names.
+// holds a DriverCall (exit waits for calls in flight: driver_calls.hpp), then calls the private
+// do_...() that a backend implements. Backends throw typed errors (OutOfMemory, DeviceError,
+// CompileError) whose messages keep the driver's own error names.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/driver_calls.hpp"
 #include "expr/kernel_ir.hpp"
 #include "switchyard/device.hpp"
 #include "switchyard/shape.hpp"
@@ -128,6 +130,7 @@ class Device {
   // Throws OutOfMemory naming the device, the size asked and the device's limit.
   DeviceMemory allocate(std::size_t bytes);
   void free(DeviceMemory memory) {
+    const DriverCall call;
     if (memory) do_free(memory);
   }
 
@@ -137,17 +140,32 @@ class Device {
   void copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory src,
                    std::size_t src_offset, std::size_t bytes);
 
-  std::shared_ptr<Executable> prepare(const ir::Kernel& kernel) { return do_prepare(kernel); }
-  std::shared_ptr<Executable> prepare(const LibraryOp& op) { return do_prepare_library(op); }
+  std::shared_ptr<Executable> prepare(const ir::Kernel& kernel) {
+    const DriverCall call;
+    return do_prepare(kernel);
+  }
+  std::shared_ptr<Executable> prepare(const LibraryOp& op) {
+    const DriverCall call;
+    return do_prepare_library(op);
+  }
 
   // Returns memory the backend keeps pooled for reuse to the driver (before an out-of-memory
   // retry). Backends without a pool have nothing to do.
   virtual void release_cached_memory() {}
 
   // Launches may be asynchronous; synchronize() waits for all work on the device.
-  void launch(Executable& exe, const LaunchArgs& args) { do_launch(exe, args); }
-  void launch(Executable& exe, const LibraryArgs& args) { do_launch_library(exe, args); }
-  void synchronize() { do_synchronize(); }
+  void launch(Executable& exe, const LaunchArgs& args) {
+    const DriverCall call;
+    do_launch(exe, args);
+  }
+  void launch(Executable& exe, const LibraryArgs& args) {
+    const DriverCall call;
+    do_launch_library(exe, args);
+  }
+  void synchronize() {
+    const DriverCall call;
+    do_synchronize();
+  }
 
   // ---- optional: launch graphs (captured replay records its launches into one)
   // Between begin_graph() and end_graph() this thread's launches on the device are recorded,
@@ -155,9 +173,18 @@ class Device {
   // that failed part-way (and then throws DeviceError). launch_graph() runs a graph's launches
   // in their order, asynchronously like launch().
   bool supports_graphs() const { return do_supports_graphs(); }
-  void begin_graph() { do_begin_graph(); }
-  std::unique_ptr<LaunchGraph> end_graph() { return do_end_graph(); }
-  void launch_graph(LaunchGraph& graph) { do_launch_graph(graph); }
+  void begin_graph() {
+    const DriverCall call;
+    do_begin_graph();
+  }
+  std::unique_ptr<LaunchGraph> end_graph() {
+    const DriverCall call;
+    return do_end_graph();
+  }
+  void launch_graph(LaunchGraph& graph) {
+    const DriverCall call;
+    do_launch_graph(graph);
+  }
 
  private:
   virtual DeviceMemory do_allocate(std::size_t bytes) = 0;

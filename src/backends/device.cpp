@@ -37,6 +37,7 @@ DeviceMemory Device::allocate(std::size_t bytes) {
                       " (" + info_.name + "): its largest allocation is " +
                       std::to_string(info_.max_allocation_bytes) + " bytes");
   // Zero-byte arrays still get a distinct, valid allocation so every operand has memory.
+  const DriverCall call;
   return do_allocate(bytes == 0 ? 1 : bytes);
 }
 
@@ -44,12 +45,14 @@ void Device::copy_from_host(DeviceMemory dst, std::size_t dst_offset, const void
                             std::size_t bytes) {
   if (bytes == 0) return;
   check_range(info_, "copy to device", dst, dst_offset, bytes);
+  const DriverCall call;
   do_copy_from_host(dst, dst_offset, src, bytes);
 }
 
 void Device::copy_to_host(void* dst, DeviceMemory src, std::size_t src_offset, std::size_t bytes) {
   if (bytes == 0) return;
   check_range(info_, "copy to host", src, src_offset, bytes);
+  const DriverCall call;
   do_copy_to_host(dst, src, src_offset, bytes);
 }
 
@@ -58,6 +61,7 @@ void Device::copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory 
   if (bytes == 0) return;
   check_range(info_, "device copy destination", dst, dst_offset, bytes);
   check_range(info_, "device copy source", src, src_offset, bytes);
+  const DriverCall call;
   do_copy_within(dst, dst_offset, src, src_offset, bytes);
 }
 

@@ -84,11 +84,16 @@ bool BackendSettings::requires_backend(std::string_view name) const {
 }
 
 Registry& Registry::instance() {
-  static Registry registry;
-  return registry;
+  // Never destroyed: threads the program left running may be between driver calls, reading
+  // their devices, while exit destroys statics (driver_calls.hpp); the drivers release what the
+  // devices hold with the process.
+  static Registry* registry = new Registry;
+  return *registry;
 }
 
 Registry::Registry() {
+  // Detection calls into every driver (PoCL initialises itself here): exit waits for it too.
+  const DriverCall detecting;
   // Settings are checked once, up front: a typo fails the first operation, not a later one.
   log_enabled(LogLevel::Error);
   memory_reserve_fraction();

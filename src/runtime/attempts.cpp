@@ -141,8 +141,8 @@ void DeviceHealth::reset() {
 }
 
 DeviceHealth& device_health() {
-  static DeviceHealth health;
-  return health;
+  static DeviceHealth* health = new DeviceHealth;  // never destroyed: work may outlive statics
+  return *health;
 }
 
 }  // namespace runtime

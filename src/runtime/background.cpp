@@ -9,6 +9,7 @@
 #include <mutex>
 #include <vector>
 
+#include "backends/driver_calls.hpp"
 #include "backends/registry.hpp"
 #include "core/host_info.hpp"
 #include "core/log.hpp"
@@ -29,8 +30,15 @@ struct Background::State {
 
 namespace {
 
+// Set once the service exists: exit stops only what was started (a program that never ran work
+// must not start detecting devices at exit).
+std::atomic<Background*> started{nullptr};
+
 void shutdown_at_exit() {
-  Background::instance().shutdown();
+  if (Background* background = started.load())
+    background->shutdown();
+  else
+    stop_driver_calls();
 }
 
 // exit() runs the exiting thread's thread_local destructors before any atexit handler or static
@@ -49,10 +57,24 @@ void guard_main_thread_exit() {
   (void)guard;
 }
 
+// Both when the library loads, which is in the main thread for a program linked with it and for
+// most that load it (Python imports it there): the program's other threads may be the ones
+// running device work, and its main thread may never call in. The atexit handler covers an exit
+// from another thread.
+const bool exit_handled = [] {
+  guard_main_thread_exit();
+  std::atexit(shutdown_at_exit);
+  return true;
+}();
+
 }  // namespace
 
 Background& Background::instance() {
-  static Background* background = new Background;
+  static Background* background = [] {
+    auto* b = new Background;
+    started.store(b);
+    return b;
+  }();
   return *background;
 }
 
@@ -71,6 +93,7 @@ bool Background::run(std::function<void()> task) {
   State* s = state_;
   s->arena.enqueue(s->group.defer([s, task = std::move(task)] {
     if (s->cancelled.load(std::memory_order_acquire)) return;
+    const WaitedForAtExit joined_by_shutdown;
     try {
       task();
     } catch (const std::exception& e) {
@@ -110,8 +133,10 @@ void Background::shutdown() {
     state_->cancelled.store(true, std::memory_order_release);
     hooks.swap(state_->hooks);
   }
-  if (log_enabled(LogLevel::Debug)) log(LogLevel::Debug, "shutdown: waiting for background work");
-  // Queued tasks see the flag and return at once; running ones stop at their next check.
+  if (log_enabled(LogLevel::Debug)) log(LogLevel::Debug, "shutdown: waiting for device work");
+  // Foreground threads still running are parked at their next driver call. Queued tasks see the
+  // flag and return at once; running ones stop at their next check.
+  stop_driver_calls();
   state_->arena.execute([this] { state_->group.wait(); });
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {

@@ -1,10 +1,12 @@
 // Background work of the runtime (device calibration, kernel compiles) on TBB tasks, in an arena
 // of its own so a foreground thread waiting in a parallel loop never picks up a compile, and an
-// orderly end to it: at exit, before any static the work touches is destroyed, pending tasks are
-// abandoned, running ones are asked to stop (cancelled() turns true) and waited for, then the
-// shutdown hooks run (saving the profile). No thread outlives main(). Shutdown starts from a
-// thread_local guard of the main thread (destroyed first thing in exit), and from an atexit
-// handler for programs whose main thread never submitted background work.
+// orderly end to the process's device work: at exit, before any static the work touches is
+// destroyed, device calls stop (driver_calls.hpp: those in flight finish, threads the program
+// left running are parked at their next one), pending tasks are abandoned, running ones are asked
+// to stop (cancelled() turns true) and waited for, then the shutdown hooks run (saving the
+// profile). Shutdown starts from a thread_local guard of the main thread, made when the library
+// loads (exit destroys the exiting thread's thread_locals first), and from an atexit handler for
+// an exit from another thread.
 #pragma once
 
 #include <functional>
@@ -30,7 +32,8 @@ class Background {
   // registered before them). A hook registered after shutdown is never called.
   void at_shutdown(std::function<void()> hook);
 
-  // Cancels, waits for running tasks, runs the hooks. Idempotent; the exit handler calls it.
+  // Cancels, stops device calls, waits for running tasks, runs the hooks. Idempotent; the exit
+  // handler calls it.
   void shutdown();
 
   // Registers the exit handler again, so it runs before the destructors of statics created since

@@ -75,6 +75,10 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
         logf(LogLevel::Info, "compile: {} for {}: waited {:.1f} ms for the background compile",
              label, device.info().id(), 1e3 * seconds_since(start));
       return {std::move(exe), was_ready, was_ready ? 0 : seconds_since(start)};
+    } catch (const Cancelled&) {
+      // Abandoned at exit: compiled here instead, where the exit's rules for this thread apply.
+      std::lock_guard lock(c.mutex);
+      c.entries.erase(key);
     } catch (...) {
       // A failed background compile: forget it so the next call compiles again, and report.
       std::lock_guard lock(c.mutex);
@@ -113,23 +117,48 @@ bool ready(const Device& device, std::uint64_t kernel_hash) {
          it->second.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
+namespace {
+
+// A background compile's result, settled on every path (compiled, failed, abandoned at exit:
+// the task skipped unrun is destroyed, and Cancelled is its result), so a caller that finds the
+// entry never waits forever and knows to compile it itself.
+class PendingCompile {
+ public:
+  Entry entry() { return done_.get_future().share(); }
+  void compiled(std::shared_ptr<Executable> exe) {
+    done_.set_value(std::move(exe));
+    settled_ = true;
+  }
+  void failed(std::exception_ptr error) {
+    done_.set_exception(std::move(error));
+    settled_ = true;
+  }
+  ~PendingCompile() {
+    if (!settled_) done_.set_exception(std::make_exception_ptr(Cancelled()));
+  }
+
+ private:
+  std::promise<std::shared_ptr<Executable>> done_;
+  bool settled_ = false;
+};
+
+}  // namespace
+
 void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label) {
   const Key key{kernel.hash(), &device};
-  auto done = std::make_shared<std::promise<std::shared_ptr<Executable>>>();
+  auto pending = std::make_shared<PendingCompile>();
   {
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
-    if (!c.entries.emplace(key, done->get_future().share()).second) return;
+    if (!c.entries.emplace(key, pending->entry()).second) return;
   }
-  // The entry is settled on every path (compiled, failed, abandoned at exit), so a caller that
-  // finds it never waits forever.
   const bool queued =
-      Background::instance().run([done, &device, kernel, name = std::string(label)] {
+      Background::instance().run([pending, &device, kernel, name = std::string(label)] {
         try {
           if (Background::instance().cancelled()) throw Cancelled();
-          done->set_value(compile(device, name, kernel));
+          pending->compiled(compile(device, name, kernel));
         } catch (...) {
-          done->set_exception(std::current_exception());
+          pending->failed(std::current_exception());
         }
       });
   if (!queued) {

@@ -264,10 +264,13 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string
       const bool device_failure = dynamic_cast<const CompileError*>(&e) ||
                                   dynamic_cast<const OutOfMemory*>(&e) ||
                                   dynamic_cast<const DeviceError*>(&e);
-      if (!device_failure || !fallback_enabled() || !plan.more_possible()) throw;
+      if (!device_failure) throw;
+      // Counted whether or not the work moves on: pinned work and work with fallback off fail
+      // on their device too.
+      record_failed_attempt(device.info().id());
+      if (!fallback_enabled() || !plan.more_possible()) throw;
       attempts.push_back(make_attempt(device.info().id(), stage, e));
       device_health().record_failure(device.info().id(), e);
-      record_failed_attempt(device.info().id());
       if (tracing()) trace_instant(device.info(), "fallback: " + attempts.back().message);
       failed_devices.push_back(&device);
       candidate = plan.next(failed_devices);

@@ -157,8 +157,8 @@ struct Faults {
 };
 
 Faults& faults() {
-  static Faults f;
-  return f;
+  static Faults* f = new Faults;  // never destroyed: work may outlive statics
+  return *f;
 }
 
 bool install_from_environment() {

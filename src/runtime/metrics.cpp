@@ -20,8 +20,8 @@ struct MetricsStore {
 };
 
 MetricsStore& store() {
-  static MetricsStore s;
-  return s;
+  static MetricsStore* s = new MetricsStore;  // never destroyed: work may outlive statics
+  return *s;
 }
 
 void add(MetricsTotals& t, const ExecutionSample& s) {

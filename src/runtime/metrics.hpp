@@ -32,7 +32,8 @@ struct ExecutionSample {
 // Thread-safe; about 100 ns (a lock, two lookups, one record overwritten).
 void record_execution(const ExecutionSample& sample);
 
-// An attempt on `device` failed and the work moved on (counted in DeviceMetrics::failures).
+// An attempt on `device` failed with a device error, whether the work then moved on to another
+// device or not (counted in DeviceMetrics::failures).
 void record_failed_attempt(std::string_view device);
 
 }  // namespace switchyard::runtime

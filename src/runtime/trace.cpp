@@ -59,8 +59,8 @@ struct TraceRecorder {
 };
 
 TraceRecorder& recorder() {
-  static TraceRecorder r;
-  return r;
+  static TraceRecorder* r = new TraceRecorder;  // never destroyed: work may outlive statics
+  return *r;
 }
 
 std::string_view category(TraceStage stage) {

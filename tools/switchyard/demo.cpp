@@ -1,9 +1,10 @@
 // `switchyard demo`: the machine (as `switchyard info` shows it), then every workload of apps/ at
 // a small and a large size on every device and on auto, in one table: each device's time, auto's
 // time, the device auto chose and explain's reason for it. A progress bar (plain lines when not
-// on a terminal) shows where it is; the same data goes to a JSON file. A device that fails shows
-// its error in its cell while auto's work falls back; the exit status is 0 while any device works
-// and auto ran everything.
+// on a terminal) shows where it is; the same data goes to a JSON file. Work that fails, even the
+// making of a workload's inputs (with fallback off), fails its cells only: each shows "failed"
+// and, below the table, why; the rest of the table runs. The exit status is 0 while any device
+// works and auto ran everything, 1 otherwise (after the whole table), 2 for bad arguments.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -145,6 +146,43 @@ void print_table(const std::vector<std::string>& ids, const std::vector<Row>& ro
         fmt::print("  {} on {} failed: {}\n", r.workload, ids[i], r.devices[i].error);
 }
 
+// Times one workload at size n on every device and on auto. When its inputs cannot be made,
+// every cell of the row fails with that error.
+Row run_row(const DemoWorkload& w, std::int64_t n, const std::vector<std::string>& ids, int runs,
+            double budget_s, Progress& progress) {
+  Row row{w.name, w.describe(n), n, {}, {}, {}};
+  std::function<void()> work;
+  Cell unprepared;
+  try {
+    work = w.prepare(n);
+  } catch (const Error& e) {
+    unprepared = {std::nullopt, "making its inputs: " + first_line(e)};
+  }
+  const auto measure = [&](std::string_view where, const std::function<Cell()>& run) {
+    progress.step(fmt::format("{} n={} on {}", w.name, n, where));
+    const Cell cell = work ? run() : unprepared;
+    progress.finished(cell.seconds ? duration(*cell.seconds) : "failed: " + cell.error);
+    return cell;
+  };
+  for (const std::string& id : ids)
+    row.devices.push_back(measure(id, [&] {
+      const DeviceScope scope(id);
+      return time_work(work, runs, budget_s);
+    }));
+  row.automatic = measure("auto", [&] {
+    Cell cell = time_work(work, runs, budget_s);
+    if (cell.seconds) {
+      try {
+        row.choice = auto_choice(switchyard::explain(work));
+      } catch (const Error& e) {
+        cell = {std::nullopt, first_line(e)};
+      }
+    }
+    return cell;
+  });
+  return row;
+}
+
 }  // namespace
 
 int demo(const DemoOptions& options) {
@@ -178,29 +216,7 @@ int demo(const DemoOptions& options) {
   }
   Progress progress(static_cast<int>(jobs.size() * (ids.size() + 1)));
   std::vector<Row> rows;
-  for (const auto& [w, n] : jobs) {
-    Row row{w->name, w->describe(n), n, {}, {}, {}};
-    const std::function<void()> work = w->prepare(n);
-    for (const std::string& id : ids) {
-      progress.step(fmt::format("{} n={} on {}", w->name, n, id));
-      const DeviceScope scope(id);
-      row.devices.push_back(time_work(work, runs, budget_s));
-      progress.finished(row.devices.back().seconds ? duration(*row.devices.back().seconds)
-                                                   : "failed: " + row.devices.back().error);
-    }
-    progress.step(fmt::format("{} n={} on auto", w->name, n));
-    row.automatic = time_work(work, runs, budget_s);
-    if (row.automatic.seconds) {
-      try {
-        row.choice = auto_choice(switchyard::explain(work));
-      } catch (const Error& e) {
-        row.automatic = {std::nullopt, first_line(e)};
-      }
-    }
-    progress.finished(row.automatic.seconds ? duration(*row.automatic.seconds)
-                                            : "failed: " + row.automatic.error);
-    rows.push_back(std::move(row));
-  }
+  for (const auto& [w, n] : jobs) rows.push_back(run_row(*w, n, ids, runs, budget_s, progress));
 
   print_table(ids, rows);
   const double total_s = seconds_since(start);

@@ -16,7 +16,9 @@ int main(int argc, char** argv) {
   switchyard::cli::DemoOptions demo_options;
   std::int64_t demo_n = 0;
   auto* demo = app.add_subcommand(
-      "demo", "Runs each workload at a small and a large size on every device and on auto");
+      "demo",
+      "Runs each workload at a small and a large size on every device and on auto (exit status "
+      "1, after the whole table, when auto failed some work or every device did)");
   demo->add_option("--workload", demo_options.workload,
                    "run one workload: oscillators, fractional, field, mlp, query");
   demo->add_option("--n", demo_n, "run at this size only (what n means depends on the workload)");
