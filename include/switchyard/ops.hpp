@@ -83,10 +83,11 @@ Array expm1(const Array& a);
 Array log1p(const Array& a);
 Array log2(const Array& a);
 Array log10(const Array& a);
+// Integers and bools come back unchanged, in their own dtype (NumPy 2).
 Array floor(const Array& a);
 Array ceil(const Array& a);
-Array round(const Array& a);  // half to even, as NumPy's round and rint; integers unchanged
-Array trunc(const Array& a);  // toward zero; integers unchanged
+Array round(const Array& a);  // half to even, as NumPy's round and rint
+Array trunc(const Array& a);  // toward zero
 // bool results; integer and bool elements are never NaN or infinite
 Array isnan(const Array& a);
 Array isinf(const Array& a);
