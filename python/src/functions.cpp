@@ -254,6 +254,10 @@ void bind_factories(nb::module_& m) {
       [](nb::handle shape, nb::handle value, nb::handle dtype) {
         const auto s = to_scalar(value);
         if (!s) throw nb::type_error("full() takes a Python bool, int or float fill value");
+        // A float goes through Array::full, which rejects NaN and out-of-range values for
+        // integer dtypes; ints and bools are written exactly (beyond 2^53 too) by fill.
+        if (s->kind == ScalarKind::Float)
+          return Array::full(to_shape(shape), s->f, to_dtype(dtype));
         Array a = Array::zeros(to_shape(shape), to_dtype(dtype));
         a.fill(*s);
         return a;
