@@ -44,8 +44,9 @@ Accumulate to_accumulate(const std::string& op);
 
 // An int or a sequence of ints.
 Shape to_shape(nb::handle h);
-// None, an int or a tuple/list of ints.
+// None, an int or a tuple/list of ints. An axis beyond C int raises NumPy's OverflowError.
 std::optional<std::vector<int>> to_axes(nb::handle h);
+int to_axis(nb::handle h);
 
 // Tuples of Python ints from shapes.
 nb::tuple to_tuple(const Dims& dims);

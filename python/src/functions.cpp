@@ -11,6 +11,13 @@ namespace {
 
 using Axes = std::optional<std::vector<int>>;
 
+// None or one int: an axis argument taken as a Python object, so that one beyond C int raises
+// NumPy's OverflowError rather than nanobind's "incompatible function arguments".
+std::optional<int> optional_axis(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  return to_axis(h);
+}
+
 // NumPy's reductions take axis=None, an int or a tuple of ints.
 template <Array (*One)(const Array&, std::optional<int>, bool),
           Array (*Many)(const Array&, std::span<const int>, bool)>
@@ -96,14 +103,14 @@ void bind_reductions(nb::module_& m) {
 #undef SWITCHYARD_SPREAD
   m.def(
       "argmin",
-      [](nb::handle x, std::optional<int> axis, bool keepdims) {
-        return argmin(to_array(x), axis, keepdims);
+      [](nb::handle x, nb::handle axis, bool keepdims) {
+        return argmin(to_array(x), optional_axis(axis), keepdims);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
   m.def(
       "argmax",
-      [](nb::handle x, std::optional<int> axis, bool keepdims) {
-        return argmax(to_array(x), axis, keepdims);
+      [](nb::handle x, nb::handle axis, bool keepdims) {
+        return argmax(to_array(x), optional_axis(axis), keepdims);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
 }
@@ -118,22 +125,25 @@ void bind_library_ops(nb::module_& m) {
       nb::arg("x1"), nb::arg("x2"));
   m.def(
       "concat",
-      [](nb::handle arrays, std::optional<int> axis) {
+      [](nb::handle arrays, nb::handle axis_arg) {
         const auto all = to_arrays(arrays);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return concatenate(all, axis); });
       },
-      nb::arg("arrays"), nb::arg("axis") = 0);
+      nb::arg("arrays"), nb::arg("axis").none() = 0);
   m.def(
       "stack",
-      [](nb::handle arrays, int axis) {
+      [](nb::handle arrays, nb::handle axis_arg) {
         const auto all = to_arrays(arrays);
+        const int axis = to_axis(axis_arg);
         return released([&] { return stack(all, axis); });
       },
       nb::arg("arrays"), nb::arg("axis") = 0);
   m.def(
       "scan",
-      [](nb::handle x, const std::string& op, std::optional<int> axis, bool exclusive) {
+      [](nb::handle x, const std::string& op, nb::handle axis_arg, bool exclusive) {
         const Array a = to_array(x);
+        const std::optional<int> axis = optional_axis(axis_arg);
         const Accumulate how = to_accumulate(op);
         return released([&] { return scan(a, how, axis, exclusive); });
       },
@@ -141,22 +151,25 @@ void bind_library_ops(nb::module_& m) {
       nb::arg("exclusive") = false);
   m.def(
       "sort",
-      [](nb::handle x, std::optional<int> axis) {
+      [](nb::handle x, nb::handle axis_arg) {
         const Array a = to_array(x);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return sort(a, axis); });
       },
-      nb::arg("x"), nb::arg("axis") = -1);
+      nb::arg("x"), nb::arg("axis").none() = -1);
   m.def(
       "argsort",
-      [](nb::handle x, std::optional<int> axis) {
+      [](nb::handle x, nb::handle axis_arg) {
         const Array a = to_array(x);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return argsort(a, axis); });
       },
-      nb::arg("x"), nb::arg("axis") = -1);
+      nb::arg("x"), nb::arg("axis").none() = -1);
   m.def(
       "top_k",
-      [](nb::handle x, std::int64_t k, int axis, bool largest) {
+      [](nb::handle x, std::int64_t k, nb::handle axis_arg, bool largest) {
         const Array a = to_array(x);
+        const int axis = to_axis(axis_arg);
         const TopK r = released([&] { return top_k(a, k, axis, largest); });
         return nb::make_tuple(r.values, r.indices);
       },
@@ -184,8 +197,9 @@ void bind_library_ops(nb::module_& m) {
   });
   m.def(
       "take",
-      [](nb::handle x, nb::handle indices, std::optional<int> axis) {
+      [](nb::handle x, nb::handle indices, nb::handle axis_arg) {
         const Array a = to_array(x), i = to_array(indices);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return take(a, i, axis); });
       },
       nb::arg("x"), nb::arg("indices"), nb::kw_only(), nb::arg("axis") = nb::none());
@@ -194,13 +208,14 @@ void bind_library_ops(nb::module_& m) {
 void bind_fft(nb::module_& m) {
   nb::module_ f =
       m.def_submodule("_fft", "Discrete Fourier transforms (numpy.fft's norm='backward').");
-#define SWITCHYARD_FFT(fn)                                        \
-  f.def(                                                          \
-      #fn,                                                        \
-      [](nb::handle x, std::optional<std::int64_t> n, int axis) { \
-        const Array a = to_array(x);                              \
-        return released([&] { return fft::fn(a, n, axis); });     \
-      },                                                          \
+#define SWITCHYARD_FFT(fn)                                                   \
+  f.def(                                                                     \
+      #fn,                                                                   \
+      [](nb::handle x, std::optional<std::int64_t> n, nb::handle axis_arg) { \
+        const Array a = to_array(x);                                         \
+        const int axis = to_axis(axis_arg);                                  \
+        return released([&] { return fft::fn(a, n, axis); });                \
+      },                                                                     \
       nb::arg("x"), nb::arg("n") = nb::none(), nb::arg("axis") = -1)
   SWITCHYARD_FFT(fft);
   SWITCHYARD_FFT(ifft);
@@ -303,10 +318,12 @@ void bind_factories(nb::module_& m) {
       [](nb::handle x, nb::handle shape) { return to_array(x).reshape(to_shape(shape)); },
       nb::arg("x"), nb::arg("shape"));
   m.def(
-      "expand_dims", [](nb::handle x, int axis) { return to_array(x).expand_dims(axis); },
+      "expand_dims",
+      [](nb::handle x, nb::handle axis) { return to_array(x).expand_dims(to_axis(axis)); },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0);
   m.def(
-      "squeeze", [](nb::handle x, std::optional<int> axis) { return to_array(x).squeeze(axis); },
+      "squeeze",
+      [](nb::handle x, nb::handle axis) { return to_array(x).squeeze(optional_axis(axis)); },
       nb::arg("x"), nb::arg("axis") = nb::none());
   m.def(
       "eval",
