@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import _switchyard as _sy
 from ._creation import asarray
-from ._functions import tensordot, vecdot
+from ._functions import sum as _sum, tensordot, vecdot
 
 __all__ = ["matmul", "matrix_transpose", "vecdot", "tensordot", "outer", "vector_norm",
            "trace", "diagonal"]
@@ -21,6 +21,8 @@ def matrix_transpose(x, /):
 
 def outer(x1, x2, /):
     x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim != 1 or x2.ndim != 1:
+        raise ValueError(f"outer: expected two 1-D arrays, given shapes {x1.shape} and {x2.shape}")
     return x1.reshape(-1, 1) * x2.reshape(1, -1)
 
 
@@ -41,6 +43,9 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002
 
 def diagonal(x, /, *, offset=0):
     x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError(f"diagonal: expected an array of at least two dimensions, given shape "
+                         f"{x.shape}")
     rows, cols = x.shape[-2], x.shape[-1]
     start_row, start_col = max(-offset, 0), max(offset, 0)
     n = max(min(rows - start_row, cols - start_col), 0)
@@ -50,5 +55,4 @@ def diagonal(x, /, *, offset=0):
 
 
 def trace(x, /, *, offset=0, dtype=None):
-    d = diagonal(x, offset=offset)
-    return _sy.sum(d if dtype is None else d.astype(dtype), axis=-1)
+    return _sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
