@@ -61,17 +61,14 @@ void bind_elementwise(nb::module_& m) {
   m.def(
       "clip",
       [](nb::handle x, nb::handle lo, nb::handle hi) {
+        // minimum(maximum(x, lo), hi), each bound an array or a weak Python scalar, so that
+        // clip(int32_array, 0, int32_array) stays int32 as in NumPy; an absent bound is none.
         const Array a = to_array(x);
-        const auto bound = [](nb::handle h) -> std::optional<Scalar> {
-          if (h.is_none()) return std::nullopt;
-          return to_scalar(h);
-        };
-        const bool scalars = (lo.is_none() || to_scalar(lo)) && (hi.is_none() || to_scalar(hi));
-        if (scalars) return clip(a, bound(lo), bound(hi));
-        // Array bounds: an absent one is no bound at all, so the other alone applies.
-        if (lo.is_none()) return minimum(a, to_array(hi));
-        if (hi.is_none()) return maximum(a, to_array(lo));
-        return clip(a, to_array(lo), to_array(hi));
+        if (lo.is_none() && hi.is_none()) return a.copy();
+        Array out = a;
+        if (!lo.is_none()) out = apply(binary_op("maximum"), out, to_operand(lo));
+        if (!hi.is_none()) out = apply(binary_op("minimum"), out, to_operand(hi));
+        return out;
       },
       nb::arg("x"), nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
   m.def("complex_from",

@@ -254,6 +254,10 @@ def test_clip_of_int32_stays_int32(on_device):
     assert_matches(sy.clip(sy.asarray(n), 0, 3), np.clip(n, 0, 3))
     assert_matches(sy.clip(sy.asarray(n), min=-2), np.clip(n, -2, None))
     assert_matches(sy.asarray(n).clip(None, 1), n.clip(None, 1))
+    # A Python bound stays weak beside an array bound.
+    hi = np.asarray(3, dtype=np.int32)
+    assert_matches(sy.clip(sy.asarray(n), 0, sy.asarray(hi)), np.clip(n, 0, hi))
+    assert_matches(sy.clip(sy.asarray(n), sy.asarray(hi - 5), 2), np.clip(n, hi - 5, 2))
 
 
 # ---- exact values
