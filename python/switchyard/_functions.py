@@ -356,7 +356,8 @@ def tensordot(x1, x2, /, *, axes=2) -> Array:
     free1 = [a for a in range(x1.ndim) if a not in a1]
     free2 = [a for a in range(x2.ndim) if a not in a2]
     k = math.prod(x1.shape[a] for a in a1)
-    left = _sy.permute_dims(x1, tuple(free1 + a1)).reshape(-1, k)
-    right = _sy.permute_dims(x2, tuple(a2 + free2)).reshape(k, -1)
+    m, n = math.prod(x1.shape[a] for a in free1), math.prod(x2.shape[a] for a in free2)
+    left = _sy.permute_dims(x1, tuple(free1 + a1)).reshape(m, k)
+    right = _sy.permute_dims(x2, tuple(a2 + free2)).reshape(k, n)
     shape = tuple(x1.shape[a] for a in free1) + tuple(x2.shape[a] for a in free2)
     return _sy.matmul(left, right).reshape(shape)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import _switchyard as _sy
 from ._creation import asarray
-from ._functions import sum as _sum, tensordot, vecdot
+from ._functions import _axes, sum as _sum, tensordot, vecdot
 
 __all__ = ["matmul", "matrix_transpose", "vecdot", "tensordot", "outer", "vector_norm",
            "trace", "diagonal"]
@@ -26,6 +26,13 @@ def outer(x1, x2, /):
     return x1.reshape(-1, 1) * x2.reshape(1, -1)
 
 
+def _folds_nothing(x, axis):
+    """Whether a reduction of x over `axis` (None, an int or a tuple) has no elements to fold."""
+    if axis is None:
+        return x.size == 0
+    return any(x.shape[a] == 0 for a in _axes(axis, x.ndim))
+
+
 def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002
     a = _sy.abs(asarray(x))
     if ord == 2:
@@ -33,6 +40,8 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):  # noqa: A002
     if ord == 1:
         return _sy.sum(a, axis=axis, keepdims=keepdims)
     if ord == float("inf"):
+        if _folds_nothing(a, axis):  # the largest of no magnitudes: 0, as NumPy's norm
+            return _sy.sum(a, axis=axis, keepdims=keepdims)
         return _sy.max(a, axis=axis, keepdims=keepdims)
     if ord == -float("inf"):
         return _sy.min(a, axis=axis, keepdims=keepdims)

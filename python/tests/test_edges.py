@@ -325,3 +325,17 @@ def test_integers_beyond_int64_are_typed_errors():
     assert_matches(x[2**63:], np.arange(10)[2**63:])
     assert_matches(x[:-2**70], np.arange(10)[:-2**70])
     assert_matches(x[::2**64], np.arange(10)[::2**64])
+
+
+# ---- empty arrays through composed functions
+
+
+def test_norms_and_tensordot_of_empty_arrays_as_numpy():
+    z = np.zeros((0, 3))
+    for kwargs in ({}, {"ord": math.inf}, {"ord": 1}, {"axis": 0, "ord": math.inf}):
+        assert_matches(sy.linalg.vector_norm(sy.asarray(z), **kwargs),
+                       np.linalg.vector_norm(z, **kwargs))
+    with pytest.raises(ValueError):
+        sy.linalg.vector_norm(sy.asarray(z), ord=-math.inf)
+    assert_matches(sy.tensordot(sy.asarray(z), sy.asarray(z), axes=([0], [0])),
+                   np.tensordot(z, z, axes=([0], [0])))
