@@ -2,6 +2,7 @@
 // reductions, joins, linear algebra, scans, sorts, selection, FFT, factories and string
 // expressions. Array-API names that differ from these (pow, remainder, ...) are aliases in
 // switchyard/__init__.py.
+#include <algorithm>
 #include <string>
 
 #include "operations.hpp"
@@ -16,6 +17,21 @@ using Axes = std::optional<std::vector<int>>;
 std::optional<int> optional_axis(nb::handle h) {
   if (h.is_none()) return std::nullopt;
   return to_axis(h);
+}
+
+// NumPy's tuple of axes for squeeze and expand_dims: each in range for `rank`, none twice;
+// sorted ascending.
+std::vector<int> distinct_axes(const std::vector<int>& axes, int rank, std::string_view fn) {
+  std::vector<int> out;
+  for (int axis : axes) {
+    const int d = normalize_axis(axis, rank);
+    if (std::find(out.begin(), out.end(), d) != out.end())
+      throw ValueError(std::string(fn) + " repeats axis " + std::to_string(axis) +
+                       ": expected each axis at most once");
+    out.push_back(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 // NumPy's reductions take axis=None, an int or a tuple of ints.
@@ -316,11 +332,27 @@ void bind_factories(nb::module_& m) {
       nb::arg("x"), nb::arg("shape"));
   m.def(
       "expand_dims",
-      [](nb::handle x, nb::handle axis) { return to_array(x).expand_dims(to_axis(axis)); },
+      [](nb::handle x, nb::handle axis) {
+        Array a = to_array(x);
+        if (axis.is_none()) throw nb::type_error("expand_dims needs an int or a tuple of ints");
+        const std::vector<int> axes = *to_axes(axis);
+        // Ascending, each axis is where it ends up in the result.
+        for (int d : distinct_axes(axes, a.ndim() + static_cast<int>(axes.size()), "expand_dims"))
+          a = a.expand_dims(d);
+        return a;
+      },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0);
   m.def(
       "squeeze",
-      [](nb::handle x, nb::handle axis) { return to_array(x).squeeze(optional_axis(axis)); },
+      [](nb::handle x, nb::handle axis) {
+        Array a = to_array(x);
+        const Axes axes = to_axes(axis);
+        if (!axes) return a.squeeze();
+        // Descending, so that removing one axis leaves the lower ones where they were.
+        const std::vector<int> sorted = distinct_axes(*axes, a.ndim(), "squeeze");
+        for (auto d = sorted.rbegin(); d != sorted.rend(); ++d) a = a.squeeze(*d);
+        return a;
+      },
       nb::arg("x"), nb::arg("axis") = nb::none());
   m.def(
       "eval",

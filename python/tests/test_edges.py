@@ -339,3 +339,18 @@ def test_norms_and_tensordot_of_empty_arrays_as_numpy():
         sy.linalg.vector_norm(sy.asarray(z), ord=-math.inf)
     assert_matches(sy.tensordot(sy.asarray(z), sy.asarray(z), axes=([0], [0])),
                    np.tensordot(z, z, axes=([0], [0])))
+
+
+def test_squeeze_and_expand_dims_take_tuples_of_axes_as_numpy():
+    n = np.ones((1, 2, 1))
+    assert_matches(sy.squeeze(sy.asarray(n), axis=(0, 2)), np.squeeze(n, axis=(0, 2)))
+    assert_matches(sy.squeeze(sy.asarray(n), axis=()), np.squeeze(n, axis=()))
+    assert_matches(sy.expand_dims(sy.asarray(n), axis=(-1, 0)), np.expand_dims(n, (-1, 0)))
+    for call in (lambda m, x: m.squeeze(x, axis=(0, 0)), lambda m, x: m.squeeze(x, axis=(0, 1)),
+                 lambda m, x: m.expand_dims(x, axis=(1, 1))):
+        with pytest.raises(ValueError):
+            call(np, n)
+        with pytest.raises(ValueError):
+            call(sy, sy.asarray(n))
+    with pytest.raises(sy.AxisError):
+        sy.expand_dims(sy.asarray(n), axis=(0, 5))
