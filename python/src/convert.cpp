@@ -81,26 +81,22 @@ Accumulate to_accumulate(const std::string& op) {
   throw ValueError("expected op 'sum', 'prod', 'min' or 'max', given '" + op + "'");
 }
 
-namespace {
-
-// A Python integer (anything with __index__) as a C long long; `overflow` says it did not fit.
-long long to_long_long(nb::handle h, int& overflow) {
+std::optional<std::int64_t> to_int64(nb::handle h) {
   const nb::object i = nb::steal(PyNumber_Index(h.ptr()));
   if (!i) throw nb::python_error();
-  return PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-}
-
-// An extent beyond int64 is NumPy's ValueError, not a failed cast.
-std::int64_t to_extent(nb::handle h) {
   int overflow = 0;
-  const long long v = to_long_long(h, overflow);
-  if (overflow)
-    throw ValueError("Maximum allowed dimension exceeded: the extent " +
-                     nb::cast<std::string>(nb::repr(h)) + " does not fit int64");
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) return std::nullopt;
   return v;
 }
 
-}  // namespace
+std::int64_t to_extent(nb::handle h) {
+  const auto v = to_int64(h);
+  if (!v)
+    throw ValueError("Maximum allowed dimension exceeded: the extent " +
+                     nb::cast<std::string>(nb::repr(h)) + " does not fit int64");
+  return *v;
+}
 
 Shape to_shape(nb::handle h) {
   Shape shape;
@@ -120,13 +116,12 @@ Shape to_shape(nb::handle h) {
 }
 
 int to_axis(nb::handle h) {
-  int overflow = 0;
-  const long long v = to_long_long(h, overflow);
-  if (overflow || v < INT_MIN || v > INT_MAX) {
+  const auto v = to_int64(h);
+  if (!v || *v < INT_MIN || *v > INT_MAX) {
     PyErr_Format(PyExc_OverflowError, "Python int %R too large to convert to C int", h.ptr());
     throw nb::python_error();
   }
-  return static_cast<int>(v);
+  return static_cast<int>(*v);
 }
 
 std::optional<std::vector<int>> to_axes(nb::handle h) {

@@ -180,8 +180,9 @@ void bind_library_ops(nb::module_& m) {
       nb::arg("x"), nb::arg("axis").none() = -1);
   m.def(
       "top_k",
-      [](nb::handle x, std::int64_t k, nb::handle axis_arg, bool largest) {
+      [](nb::handle x, nb::handle k_arg, nb::handle axis_arg, bool largest) {
         const Array a = to_array(x);
+        const std::int64_t k = to_extent(k_arg);
         const int axis = to_axis(axis_arg);
         const TopK r = released([&] { return top_k(a, k, axis, largest); });
         return nb::make_tuple(r.values, r.indices);
@@ -221,14 +222,15 @@ void bind_library_ops(nb::module_& m) {
 void bind_fft(nb::module_& m) {
   nb::module_ f =
       m.def_submodule("_fft", "Discrete Fourier transforms (numpy.fft's norm='backward').");
-#define SWITCHYARD_FFT(fn)                                                   \
-  f.def(                                                                     \
-      #fn,                                                                   \
-      [](nb::handle x, std::optional<std::int64_t> n, nb::handle axis_arg) { \
-        const Array a = to_array(x);                                         \
-        const int axis = to_axis(axis_arg);                                  \
-        return released([&] { return fft::fn(a, n, axis); });                \
-      },                                                                     \
+#define SWITCHYARD_FFT(fn)                                                               \
+  f.def(                                                                                 \
+      #fn,                                                                               \
+      [](nb::handle x, nb::handle n_arg, nb::handle axis_arg) {                          \
+        const Array a = to_array(x);                                                     \
+        const auto n = n_arg.is_none() ? std::nullopt : std::optional(to_extent(n_arg)); \
+        const int axis = to_axis(axis_arg);                                              \
+        return released([&] { return fft::fn(a, n, axis); });                            \
+      },                                                                                 \
       nb::arg("x"), nb::arg("n") = nb::none(), nb::arg("axis") = -1)
   SWITCHYARD_FFT(fft);
   SWITCHYARD_FFT(ifft);
@@ -300,8 +302,8 @@ void bind_factories(nb::module_& m) {
         });
   m.def(
       "linspace",
-      [](double start, double stop, std::int64_t num, nb::handle dtype) {
-        return Array::linspace(start, stop, num, to_dtype(dtype));
+      [](double start, double stop, nb::handle num, nb::handle dtype) {
+        return Array::linspace(start, stop, to_extent(num), to_dtype(dtype));
       },
       nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("dtype"));
   m.def(

@@ -43,25 +43,11 @@ std::string text(nb::handle h) {
   return nb::cast<std::string>(nb::repr(h));
 }
 
-// A Python int as int64; nullopt beyond it.
-std::optional<std::int64_t> to_int64(nb::handle h) {
-  const nb::object i = nb::steal(PyNumber_Index(h.ptr()));
-  if (!i) throw nb::python_error();
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-  if (overflow) return std::nullopt;
-  return v;
-}
-
 // Slice bounds as Python clamps them: beyond int64 they lie outside every axis anyway.
 std::optional<std::int64_t> slice_bound(nb::handle h) {
   if (h.is_none()) return std::nullopt;
-  const nb::object i = nb::steal(PyNumber_Index(h.ptr()));
-  if (!i) throw nb::python_error();
-  int overflow = 0;
-  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
-  if (overflow) return overflow > 0 ? INT64_MAX : INT64_MIN;
-  return v;
+  if (const auto v = to_int64(h)) return v;
+  return PyObject_RichCompareBool(h.ptr(), nb::int_(0).ptr(), Py_GT) ? INT64_MAX : INT64_MIN;
 }
 
 bool is_array_like(nb::handle h) {

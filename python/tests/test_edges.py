@@ -354,3 +354,12 @@ def test_squeeze_and_expand_dims_take_tuples_of_axes_as_numpy():
             call(sy, sy.asarray(n))
     with pytest.raises(sy.AxisError):
         sy.expand_dims(sy.asarray(n), axis=(0, 5))
+
+
+def test_counts_beyond_int64_are_value_errors():
+    for call in (lambda: sy.arange(2**64), lambda: sy.linspace(0, 1, 2**63),
+                 lambda: sy.eye(2**63), lambda: sy.full(2**63, 1),
+                 lambda: sy.top_k(sy.arange(3), 2**63),
+                 lambda: sy.fft.fft(sy.zeros(4, dtype=sy.complex64), n=2**63)):
+        with pytest.raises(ValueError):
+            call()
