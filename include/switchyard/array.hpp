@@ -52,6 +52,8 @@ class Array {
   // ---- factories (results on the host)
   static Array zeros(const Shape& shape, DType dtype = DType::Float32);
   static Array ones(const Shape& shape, DType dtype = DType::Float32);
+  // An integer dtype needs a value it holds: NaN, infinity or one out of its range is a
+  // ValueError (NumPy's "cannot convert float NaN to integer").
   static Array full(const Shape& shape, double value, DType dtype = DType::Float32);
   // NumPy's dtypes: integer arguments give int64, a floating one float64.
   static Array arange(double start, double stop, double step = 1, DType dtype = DType::Float64);

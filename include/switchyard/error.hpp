@@ -30,6 +30,13 @@ class IndexError : public Error {
   using Error::Error;
 };
 
+// An axis outside the array's rank (NumPy's AxisError, which is both an IndexError and a
+// ValueError; in Python this one is too).
+class AxisError : public IndexError {
+ public:
+  using IndexError::IndexError;
+};
+
 // A bad argument value: negative or overflowing size, zero step, empty reduction without identity.
 class ValueError : public Error {
  public:

@@ -83,10 +83,11 @@ Array expm1(const Array& a);
 Array log1p(const Array& a);
 Array log2(const Array& a);
 Array log10(const Array& a);
+// Integers and bools come back unchanged, in their own dtype (NumPy 2).
 Array floor(const Array& a);
 Array ceil(const Array& a);
-Array round(const Array& a);  // half to even, as NumPy's round and rint; integers unchanged
-Array trunc(const Array& a);  // toward zero; integers unchanged
+Array round(const Array& a);  // half to even, as NumPy's round and rint
+Array trunc(const Array& a);  // toward zero
 // bool results; integer and bool elements are never NaN or infinite
 Array isnan(const Array& a);
 Array isinf(const Array& a);
@@ -101,7 +102,9 @@ Array where(const Array& cond, const Array& a, const Array& b);
 
 // ---- reductions over all elements (axis absent, result of shape ()), one axis, or a list of
 // axes (negative ones count from the end), as NumPy's axis=(...); keepdims keeps each reduced
-// axis as extent 1. Each runs in one kernel with the expression it reduces.
+// axis as extent 1. Each runs in one kernel with the expression it reduces. An empty list
+// reduces nothing: the result is the input in the result's dtype. An axis out of range is an
+// AxisError; min, max, argmin and argmax of no elements are a ValueError.
 #define SWITCHYARD_REDUCTION(fn)                                                            \
   Array fn(const Array& a, std::optional<int> axis = std::nullopt, bool keepdims = false);  \
   Array fn(const Array& a, std::span<const int> axes, bool keepdims = false);               \

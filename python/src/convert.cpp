@@ -1,5 +1,6 @@
 #include "convert.hpp"
 
+#include <climits>
 #include <string>
 
 namespace switchyard::python {
@@ -80,10 +81,27 @@ Accumulate to_accumulate(const std::string& op) {
   throw ValueError("expected op 'sum', 'prod', 'min' or 'max', given '" + op + "'");
 }
 
+std::optional<std::int64_t> to_int64(nb::handle h) {
+  const nb::object i = nb::steal(PyNumber_Index(h.ptr()));
+  if (!i) throw nb::python_error();
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(i.ptr(), &overflow);
+  if (overflow) return std::nullopt;
+  return v;
+}
+
+std::int64_t to_extent(nb::handle h) {
+  const auto v = to_int64(h);
+  if (!v)
+    throw ValueError("Maximum allowed dimension exceeded: the extent " +
+                     nb::cast<std::string>(nb::repr(h)) + " does not fit int64");
+  return *v;
+}
+
 Shape to_shape(nb::handle h) {
   Shape shape;
   if (PyLong_Check(h.ptr())) {
-    shape.push_back(nb::cast<std::int64_t>(h));
+    shape.push_back(to_extent(h));
     return shape;
   }
   if (!PySequence_Check(h.ptr()))
@@ -92,16 +110,25 @@ Shape to_shape(nb::handle h) {
   for (nb::handle extent : nb::iter(h)) {
     if (!PyLong_Check(extent.ptr()) && !PyIndex_Check(extent.ptr()))
       throw ValueError("expected a shape of ints, given " + nb::cast<std::string>(nb::repr(h)));
-    shape.push_back(nb::cast<std::int64_t>(extent));
+    shape.push_back(to_extent(extent));
   }
   return shape;
 }
 
+int to_axis(nb::handle h) {
+  const auto v = to_int64(h);
+  if (!v || *v < INT_MIN || *v > INT_MAX) {
+    PyErr_Format(PyExc_OverflowError, "Python int %R too large to convert to C int", h.ptr());
+    throw nb::python_error();
+  }
+  return static_cast<int>(*v);
+}
+
 std::optional<std::vector<int>> to_axes(nb::handle h) {
   if (h.is_none()) return std::nullopt;
-  if (PyLong_Check(h.ptr())) return std::vector<int>{nb::cast<int>(h)};
+  if (PyIndex_Check(h.ptr())) return std::vector<int>{to_axis(h)};
   std::vector<int> axes;
-  for (nb::handle a : nb::iter(h)) axes.push_back(nb::cast<int>(a));
+  for (nb::handle a : nb::iter(h)) axes.push_back(to_axis(a));
   return axes;
 }
 

@@ -43,10 +43,15 @@ decltype(auto) released(F&& f) {
 // "sum", "prod", "min" or "max" (a scan's or aggregate's fold); ValueError otherwise.
 Accumulate to_accumulate(const std::string& op);
 
+// A Python integer (anything with __index__) as int64; nullopt when it does not fit.
+std::optional<std::int64_t> to_int64(nb::handle h);
+// An extent or count: beyond int64 it is NumPy's ValueError "Maximum allowed dimension exceeded".
+std::int64_t to_extent(nb::handle h);
 // An int or a sequence of ints.
 Shape to_shape(nb::handle h);
-// None, an int or a tuple/list of ints.
+// None, an int or a tuple/list of ints. An axis beyond C int raises NumPy's OverflowError.
 std::optional<std::vector<int>> to_axes(nb::handle h);
+int to_axis(nb::handle h);
 
 // Tuples of Python ints from shapes.
 nb::tuple to_tuple(const Dims& dims);

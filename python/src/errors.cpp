@@ -19,14 +19,18 @@ struct Mapping {
   const char* name;
   bool (*matches)(const Error&);
   PyObject* builtin;
-  PyObject* type = nullptr;  // created by bind_errors
+  const char* parent = nullptr;  // the listed type it derives from, if any
+  PyObject* type = nullptr;      // created by bind_errors
 };
 
-// The one list of error types; none derives from another, so the order does not matter.
+// The one list of error types, each parent before the types derived from it: an error takes the
+// last type it matches, its most derived one.
 Mapping mappings[] = {
     {"ShapeError", is<ShapeError>, PyExc_ValueError},
     {"DTypeError", is<DTypeError>, PyExc_TypeError},
     {"IndexError", is<IndexError>, PyExc_IndexError},
+    // NumPy's AxisError is both an IndexError and a ValueError.
+    {"AxisError", is<AxisError>, PyExc_ValueError, "IndexError"},
     {"ValueError", is<ValueError>, PyExc_ValueError},
     {"ConfigError", is<ConfigError>, PyExc_ValueError},
     {"OutOfMemory", is<OutOfMemory>, PyExc_MemoryError},
@@ -42,9 +46,10 @@ void translate(const std::exception_ptr& p, void*) {
   try {
     std::rethrow_exception(p);
   } catch (const Error& e) {
+    PyObject* type = error_class;
     for (const Mapping& m : mappings)
-      if (m.matches(e)) return PyErr_SetString(m.type, e.what());
-    PyErr_SetString(error_class, e.what());
+      if (m.matches(e)) type = m.type;
+    PyErr_SetString(type, e.what());
   }
 }
 
@@ -56,7 +61,10 @@ void bind_errors(nb::module_& m) {
   m.attr("Error") = nb::handle(error_class);
   for (Mapping& mapping : mappings) {
     const std::string qualified = std::string("switchyard.") + mapping.name;
-    nb::object bases = nb::make_tuple(nb::handle(error_class), nb::handle(mapping.builtin));
+    nb::handle base = error_class;
+    for (const Mapping& earlier : mappings)
+      if (mapping.parent && std::string_view(earlier.name) == mapping.parent) base = earlier.type;
+    nb::object bases = nb::make_tuple(base, nb::handle(mapping.builtin));
     mapping.type = PyErr_NewException(qualified.c_str(), bases.ptr(), nullptr);
     if (!mapping.type) throw nb::python_error();
     m.attr(mapping.name) = nb::handle(mapping.type);

@@ -2,6 +2,7 @@
 // reductions, joins, linear algebra, scans, sorts, selection, FFT, factories and string
 // expressions. Array-API names that differ from these (pow, remainder, ...) are aliases in
 // switchyard/__init__.py.
+#include <algorithm>
 #include <string>
 
 #include "operations.hpp"
@@ -10,6 +11,28 @@ namespace switchyard::python {
 namespace {
 
 using Axes = std::optional<std::vector<int>>;
+
+// None or one int: an axis argument taken as a Python object, so that one beyond C int raises
+// NumPy's OverflowError rather than nanobind's "incompatible function arguments".
+std::optional<int> optional_axis(nb::handle h) {
+  if (h.is_none()) return std::nullopt;
+  return to_axis(h);
+}
+
+// NumPy's tuple of axes for squeeze and expand_dims: each in range for `rank`, none twice;
+// sorted ascending.
+std::vector<int> distinct_axes(const std::vector<int>& axes, int rank, std::string_view fn) {
+  std::vector<int> out;
+  for (int axis : axes) {
+    const int d = normalize_axis(axis, rank);
+    if (std::find(out.begin(), out.end(), d) != out.end())
+      throw ValueError(std::string(fn) + " repeats axis " + std::to_string(axis) +
+                       ": expected each axis at most once");
+    out.push_back(d);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
 
 // NumPy's reductions take axis=None, an int or a tuple of ints.
 template <Array (*One)(const Array&, std::optional<int>, bool),
@@ -54,17 +77,14 @@ void bind_elementwise(nb::module_& m) {
   m.def(
       "clip",
       [](nb::handle x, nb::handle lo, nb::handle hi) {
+        // minimum(maximum(x, lo), hi), each bound an array or a weak Python scalar, so that
+        // clip(int32_array, 0, int32_array) stays int32 as in NumPy; an absent bound is none.
         const Array a = to_array(x);
-        const auto bound = [](nb::handle h) -> std::optional<Scalar> {
-          if (h.is_none()) return std::nullopt;
-          return to_scalar(h);
-        };
-        const bool scalars = (lo.is_none() || to_scalar(lo)) && (hi.is_none() || to_scalar(hi));
-        if (scalars) return clip(a, bound(lo), bound(hi));
-        // Array bounds: an absent one is no bound at all, so the other alone applies.
-        if (lo.is_none()) return minimum(a, to_array(hi));
-        if (hi.is_none()) return maximum(a, to_array(lo));
-        return clip(a, to_array(lo), to_array(hi));
+        if (lo.is_none() && hi.is_none()) return a.copy();
+        Array out = a;
+        if (!lo.is_none()) out = apply(binary_op("maximum"), out, to_operand(lo));
+        if (!hi.is_none()) out = apply(binary_op("minimum"), out, to_operand(hi));
+        return out;
       },
       nb::arg("x"), nb::arg("min") = nb::none(), nb::arg("max") = nb::none());
   m.def("complex_from",
@@ -96,14 +116,14 @@ void bind_reductions(nb::module_& m) {
 #undef SWITCHYARD_SPREAD
   m.def(
       "argmin",
-      [](nb::handle x, std::optional<int> axis, bool keepdims) {
-        return argmin(to_array(x), axis, keepdims);
+      [](nb::handle x, nb::handle axis, bool keepdims) {
+        return argmin(to_array(x), optional_axis(axis), keepdims);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
   m.def(
       "argmax",
-      [](nb::handle x, std::optional<int> axis, bool keepdims) {
-        return argmax(to_array(x), axis, keepdims);
+      [](nb::handle x, nb::handle axis, bool keepdims) {
+        return argmax(to_array(x), optional_axis(axis), keepdims);
       },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = nb::none(), nb::arg("keepdims") = false);
 }
@@ -118,22 +138,25 @@ void bind_library_ops(nb::module_& m) {
       nb::arg("x1"), nb::arg("x2"));
   m.def(
       "concat",
-      [](nb::handle arrays, std::optional<int> axis) {
+      [](nb::handle arrays, nb::handle axis_arg) {
         const auto all = to_arrays(arrays);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return concatenate(all, axis); });
       },
-      nb::arg("arrays"), nb::arg("axis") = 0);
+      nb::arg("arrays"), nb::arg("axis").none() = 0);
   m.def(
       "stack",
-      [](nb::handle arrays, int axis) {
+      [](nb::handle arrays, nb::handle axis_arg) {
         const auto all = to_arrays(arrays);
+        const int axis = to_axis(axis_arg);
         return released([&] { return stack(all, axis); });
       },
       nb::arg("arrays"), nb::arg("axis") = 0);
   m.def(
       "scan",
-      [](nb::handle x, const std::string& op, std::optional<int> axis, bool exclusive) {
+      [](nb::handle x, const std::string& op, nb::handle axis_arg, bool exclusive) {
         const Array a = to_array(x);
+        const std::optional<int> axis = optional_axis(axis_arg);
         const Accumulate how = to_accumulate(op);
         return released([&] { return scan(a, how, axis, exclusive); });
       },
@@ -141,22 +164,26 @@ void bind_library_ops(nb::module_& m) {
       nb::arg("exclusive") = false);
   m.def(
       "sort",
-      [](nb::handle x, std::optional<int> axis) {
+      [](nb::handle x, nb::handle axis_arg) {
         const Array a = to_array(x);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return sort(a, axis); });
       },
-      nb::arg("x"), nb::arg("axis") = -1);
+      nb::arg("x"), nb::arg("axis").none() = -1);
   m.def(
       "argsort",
-      [](nb::handle x, std::optional<int> axis) {
+      [](nb::handle x, nb::handle axis_arg) {
         const Array a = to_array(x);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return argsort(a, axis); });
       },
-      nb::arg("x"), nb::arg("axis") = -1);
+      nb::arg("x"), nb::arg("axis").none() = -1);
   m.def(
       "top_k",
-      [](nb::handle x, std::int64_t k, int axis, bool largest) {
+      [](nb::handle x, nb::handle k_arg, nb::handle axis_arg, bool largest) {
         const Array a = to_array(x);
+        const std::int64_t k = to_extent(k_arg);
+        const int axis = to_axis(axis_arg);
         const TopK r = released([&] { return top_k(a, k, axis, largest); });
         return nb::make_tuple(r.values, r.indices);
       },
@@ -184,8 +211,9 @@ void bind_library_ops(nb::module_& m) {
   });
   m.def(
       "take",
-      [](nb::handle x, nb::handle indices, std::optional<int> axis) {
+      [](nb::handle x, nb::handle indices, nb::handle axis_arg) {
         const Array a = to_array(x), i = to_array(indices);
+        const std::optional<int> axis = optional_axis(axis_arg);
         return released([&] { return take(a, i, axis); });
       },
       nb::arg("x"), nb::arg("indices"), nb::kw_only(), nb::arg("axis") = nb::none());
@@ -194,13 +222,15 @@ void bind_library_ops(nb::module_& m) {
 void bind_fft(nb::module_& m) {
   nb::module_ f =
       m.def_submodule("_fft", "Discrete Fourier transforms (numpy.fft's norm='backward').");
-#define SWITCHYARD_FFT(fn)                                        \
-  f.def(                                                          \
-      #fn,                                                        \
-      [](nb::handle x, std::optional<std::int64_t> n, int axis) { \
-        const Array a = to_array(x);                              \
-        return released([&] { return fft::fn(a, n, axis); });     \
-      },                                                          \
+#define SWITCHYARD_FFT(fn)                                                               \
+  f.def(                                                                                 \
+      #fn,                                                                               \
+      [](nb::handle x, nb::handle n_arg, nb::handle axis_arg) {                          \
+        const Array a = to_array(x);                                                     \
+        const auto n = n_arg.is_none() ? std::nullopt : std::optional(to_extent(n_arg)); \
+        const int axis = to_axis(axis_arg);                                              \
+        return released([&] { return fft::fn(a, n, axis); });                            \
+      },                                                                                 \
       nb::arg("x"), nb::arg("n") = nb::none(), nb::arg("axis") = -1)
   SWITCHYARD_FFT(fft);
   SWITCHYARD_FFT(ifft);
@@ -254,6 +284,10 @@ void bind_factories(nb::module_& m) {
       [](nb::handle shape, nb::handle value, nb::handle dtype) {
         const auto s = to_scalar(value);
         if (!s) throw nb::type_error("full() takes a Python bool, int or float fill value");
+        // A float goes through Array::full, which rejects NaN and out-of-range values for
+        // integer dtypes; ints and bools are written exactly (beyond 2^53 too) by fill.
+        if (s->kind == ScalarKind::Float)
+          return Array::full(to_shape(shape), s->f, to_dtype(dtype));
         Array a = Array::zeros(to_shape(shape), to_dtype(dtype));
         a.fill(*s);
         return a;
@@ -268,8 +302,8 @@ void bind_factories(nb::module_& m) {
         });
   m.def(
       "linspace",
-      [](double start, double stop, std::int64_t num, nb::handle dtype) {
-        return Array::linspace(start, stop, num, to_dtype(dtype));
+      [](double start, double stop, nb::handle num, nb::handle dtype) {
+        return Array::linspace(start, stop, to_extent(num), to_dtype(dtype));
       },
       nb::arg("start"), nb::arg("stop"), nb::arg("num"), nb::arg("dtype"));
   m.def(
@@ -299,10 +333,28 @@ void bind_factories(nb::module_& m) {
       [](nb::handle x, nb::handle shape) { return to_array(x).reshape(to_shape(shape)); },
       nb::arg("x"), nb::arg("shape"));
   m.def(
-      "expand_dims", [](nb::handle x, int axis) { return to_array(x).expand_dims(axis); },
+      "expand_dims",
+      [](nb::handle x, nb::handle axis) {
+        Array a = to_array(x);
+        if (axis.is_none()) throw nb::type_error("expand_dims needs an int or a tuple of ints");
+        const std::vector<int> axes = *to_axes(axis);
+        // Ascending, each axis is where it ends up in the result.
+        for (int d : distinct_axes(axes, a.ndim() + static_cast<int>(axes.size()), "expand_dims"))
+          a = a.expand_dims(d);
+        return a;
+      },
       nb::arg("x"), nb::kw_only(), nb::arg("axis") = 0);
   m.def(
-      "squeeze", [](nb::handle x, std::optional<int> axis) { return to_array(x).squeeze(axis); },
+      "squeeze",
+      [](nb::handle x, nb::handle axis) {
+        Array a = to_array(x);
+        const Axes axes = to_axes(axis);
+        if (!axes) return a.squeeze();
+        // Descending, so that removing one axis leaves the lower ones where they were.
+        const std::vector<int> sorted = distinct_axes(*axes, a.ndim(), "squeeze");
+        for (auto d = sorted.rbegin(); d != sorted.rend(); ++d) a = a.squeeze(*d);
+        return a;
+      },
       nb::arg("x"), nb::arg("axis") = nb::none());
   m.def(
       "eval",

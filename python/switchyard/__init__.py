@@ -18,6 +18,7 @@ from . import _switchyard
 from ._switchyard import (  # noqa: F401 - the public names
     AllDevicesFailed,
     Array,
+    AxisError,
     BackendUnavailable,
     CompileError,
     ConfigError,

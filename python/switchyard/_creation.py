@@ -149,6 +149,9 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
         dtype = _dtypes.int64 if integers else _dtypes.float64
     dtype = _sy._to_dtype(dtype)
     if integers and dtype in (_dtypes.int32, _dtypes.int64):
+        if not all(-2**63 <= v < 2**63 for v in (start, stop, step)):
+            raise ValueError(f"Maximum allowed size exceeded: arange({start}, {stop}, {step}) "
+                             "has bounds beyond int64")
         a = _sy._arange_int(start, stop, step, dtype)
     else:
         a = _sy._arange_float(float(start), float(stop), float(step), dtype)

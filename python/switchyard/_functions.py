@@ -5,11 +5,33 @@ from __future__ import annotations
 
 import builtins
 import math
+import operator
 
 from . import _dtypes
 from . import _switchyard as _sy
 from ._creation import asarray, zeros
 from ._switchyard import Array
+
+# ---- axis arguments, checked as NumPy checks them
+
+
+def _axis(axis, ndim: int) -> int:
+    """One axis of an array of rank `ndim`, counted from 0: NumPy's AxisError (both a ValueError
+    and an IndexError) outside [-ndim, ndim)."""
+    axis = operator.index(axis)
+    if not -ndim <= axis < ndim:
+        raise _sy.AxisError(f"axis {axis} is out of bounds for array of dimension {ndim}")
+    return axis % ndim
+
+
+def _axes(axes, ndim: int) -> list:
+    """An int or a sequence of distinct axes, each counted from 0."""
+    listed = [axes] if isinstance(axes, int) else list(axes)
+    out = [_axis(a, ndim) for a in listed]
+    if len(set(out)) != len(out):
+        raise ValueError(f"repeated axis in {axes!r}: expected each axis at most once")
+    return out
+
 
 # ---- elementwise helpers
 
@@ -44,24 +66,33 @@ def astype(x, dtype, /, *, copy=True, device=None) -> Array:
 
 
 def _with_dtype(x, dtype):
+    x = asarray(x)
     return x if dtype is None or _sy._to_dtype(dtype) == x.dtype else x.astype(dtype)
 
 
+def _in_dtype(result, dtype):
+    """The result in the dtype asked for. Integer sums and products accumulate in int64; their
+    low 32 bits are the int32 accumulation's (wrap-around is modular), so narrowing gives
+    NumPy's int32 result."""
+    return result if dtype is None or _sy._to_dtype(dtype) == result.dtype else result.astype(dtype)
+
+
 def sum(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:  # noqa: A001
-    return _sy.sum(_with_dtype(x, dtype), axis=axis, keepdims=keepdims)
+    return _in_dtype(_sy.sum(_with_dtype(x, dtype), axis=axis, keepdims=keepdims), dtype)
 
 
 def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
-    return _sy.prod(_with_dtype(x, dtype), axis=axis, keepdims=keepdims)
+    return _in_dtype(_sy.prod(_with_dtype(x, dtype), axis=axis, keepdims=keepdims), dtype)
 
 
 def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
-    x = _with_dtype(asarray(x), dtype)
+    x = _with_dtype(x, dtype)
     if axis is None:
         if x.ndim > 1:
             raise ValueError("cumulative_sum needs axis= for arrays of more than one dimension")
-        axis = 0
-    out = _sy.scan(x, "sum", axis=axis)
+        x, axis = x.reshape(-1), 0  # NumPy sums a 0-d array as one of shape (1,)
+    axis = _axis(axis, x.ndim)
+    out = _in_dtype(_sy.scan(x, "sum", axis=axis), dtype)
     if include_initial:
         shape = list(out.shape)
         shape[axis] = 1
@@ -95,7 +126,7 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
         return _sy.argsort(x, axis)
     # Stable descending: sort the reversed array ascending, then read it backwards; equal
     # elements then keep their original order.
-    axis = axis % x.ndim
+    axis = _axis(axis, x.ndim)
     n = x.shape[axis]
     order = _sy.argsort(flip(x, axis=axis), axis)
     return (n - 1) - flip(order, axis=axis)
@@ -150,10 +181,10 @@ def unique_all(x, /):
 
 def flip(x, /, *, axis=None) -> Array:
     x = asarray(x)
-    axes = range(x.ndim) if axis is None else ([axis] if isinstance(axis, int) else axis)
+    axes = range(x.ndim) if axis is None else _axes(axis, x.ndim)
     key = [builtins.slice(None)] * x.ndim
     for a in axes:
-        key[a % x.ndim] = builtins.slice(None, None, -1)
+        key[a] = builtins.slice(None, None, -1)
     return x[tuple(key)]
 
 
@@ -162,9 +193,17 @@ def roll(x, /, shift, *, axis=None) -> Array:
     if axis is None:
         return roll(x.reshape(-1), shift, axis=0).reshape(x.shape)
     shifts = [shift] if isinstance(shift, int) else list(shift)
-    axes = [axis] if isinstance(axis, int) else list(axis)
+    axes = [_axis(a, x.ndim) for a in ([axis] if isinstance(axis, int) else axis)]
+    # NumPy broadcasts shifts against axes: one shift for every axis, or one axis for every
+    # shift (whose shifts then add up).
+    if len(shifts) == 1:
+        shifts = shifts * len(axes)
+    elif len(axes) == 1:
+        axes = axes * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: {len(shifts)} shifts for {len(axes)} axes: expected as many "
+                         "shifts as axes, or one of either")
     for s, a in zip(shifts, axes):
-        a %= x.ndim
         n = x.shape[a]
         if n == 0:
             continue
@@ -179,10 +218,10 @@ def roll(x, /, shift, *, axis=None) -> Array:
 
 def moveaxis(x, source, destination, /) -> Array:
     x = asarray(x)
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [s % x.ndim for s in src]
-    dst = [d % x.ndim for d in dst]
+    src, dst = _axes(source, x.ndim), _axes(destination, x.ndim)
+    if len(src) != len(dst):
+        raise ValueError("moveaxis: `source` and `destination` arguments must have the same "
+                         f"number of elements, given {len(src)} and {len(dst)}")
     order = [a for a in range(x.ndim) if a not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
@@ -211,11 +250,26 @@ def repeat(x, repeats, /, *, axis=None) -> Array:
     x = asarray(x)
     if axis is None:
         x, axis = x.reshape(-1), 0
+    axis = _axis(axis, x.ndim)
     n = x.shape[axis]
-    if isinstance(repeats, int):
-        index = _sy._arange_int(0, n * repeats, 1, _dtypes.int64) // repeats
+    counts = repeats if isinstance(repeats, int) else asarray(repeats, dtype=_dtypes.int64)
+    if not isinstance(counts, int):
+        if counts.ndim > 1:
+            raise ValueError(f"repeat: repeats of shape {counts.shape}: expected an int or a "
+                             "1-D array")
+        if counts.size == 1:  # broadcasts to every element, as NumPy does
+            counts = int(counts.reshape(()))
+        elif counts.shape != (n,):
+            raise ValueError(f"operands could not be broadcast together with shape ({n},) "
+                             f"{counts.shape}: repeat needs one count per element along axis "
+                             f"{axis}, or one for all")
+        elif n and int(_sy.min(counts)) < 0:
+            raise ValueError("repeat: negative dimensions are not allowed (a count below 0)")
+    if isinstance(counts, int):
+        if counts < 0:
+            raise ValueError(f"repeat: negative dimensions are not allowed (repeats={counts})")
+        index = _sy._arange_int(0, n * counts, 1, _dtypes.int64) // builtins.max(counts, 1)
     else:
-        counts = asarray(repeats, dtype=_dtypes.int64)
         ends = _sy.scan(counts, "sum")
         total = int(ends[-1]) if n else 0
         positions = _sy._arange_int(0, total, 1, _dtypes.int64)
@@ -238,6 +292,7 @@ def tile(x, repetitions, /) -> Array:
 
 def unstack(x, /, *, axis=0):
     x = asarray(x)
+    axis = _axis(axis, x.ndim)
     key = [builtins.slice(None)] * x.ndim
     out = []
     for i in range(x.shape[axis]):
@@ -248,8 +303,12 @@ def unstack(x, /, *, axis=0):
 
 def diff(x, /, *, axis=-1, n=1) -> Array:
     x = asarray(x)
+    if x.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n}")
+    a = _axis(axis, x.ndim)
     for _ in range(n):
-        a = axis % x.ndim
         hi = [builtins.slice(None)] * x.ndim
         lo = [builtins.slice(None)] * x.ndim
         hi[a], lo[a] = builtins.slice(1, None), builtins.slice(None, -1)
@@ -261,23 +320,44 @@ def diff(x, /, *, axis=-1, n=1) -> Array:
 
 
 def vecdot(x1, x2, /, *, axis=-1) -> Array:
-    return _sy.sum(_sy.conj(asarray(x1)) * asarray(x2), axis=axis)
+    """NumPy's vecdot: `axis` counts in each operand, the contracted extents must be equal (they
+    never broadcast), the other axes broadcast; the result keeps the operands' promoted dtype."""
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim == 0 or x2.ndim == 0:
+        raise ValueError("vecdot: expected arrays of at least one dimension, given shapes "
+                         f"{x1.shape} and {x2.shape}")
+    a1, a2 = _axis(axis, x1.ndim), _axis(axis, x2.ndim)
+    if x1.shape[a1] != x2.shape[a2]:
+        raise ValueError(f"vecdot: the contracted axes have extents {x1.shape[a1]} and "
+                         f"{x2.shape[a2]} (shapes {x1.shape} and {x2.shape}): expected equal "
+                         "extents")
+    products = _sy.conj(moveaxis(x1, a1, -1)) * moveaxis(x2, a2, -1)
+    return _in_dtype(_sy.sum(products, axis=-1), products.dtype)
 
 
 def tensordot(x1, x2, /, *, axes=2) -> Array:
     x1, x2 = asarray(x1), asarray(x2)
     if isinstance(axes, int):
+        if axes < 0 or axes > builtins.min(x1.ndim, x2.ndim):
+            raise ValueError(f"tensordot: axes={axes} for arrays of rank {x1.ndim} and "
+                             f"{x2.ndim}: expected 0 <= axes <= the lower rank")
         a1 = list(range(x1.ndim - axes, x1.ndim))
         a2 = list(range(axes))
     else:
-        a1, a2 = ([axes[0]] if isinstance(axes[0], int) else list(axes[0]),
-                  [axes[1]] if isinstance(axes[1], int) else list(axes[1]))
-    a1 = [a % x1.ndim for a in a1]
-    a2 = [a % x2.ndim for a in a2]
+        a1, a2 = _axes(axes[0], x1.ndim), _axes(axes[1], x2.ndim)
+    if len(a1) != len(a2):
+        raise ValueError(f"tensordot: {len(a1)} axes of x1 against {len(a2)} of x2: expected "
+                         "as many on each side")
+    # The contracted extents must agree pair by pair: never broadcast, never merely in product.
+    for p, q in zip(a1, a2):
+        if x1.shape[p] != x2.shape[q]:
+            raise ValueError(f"shape-mismatch for sum: axis {p} of x1 has extent {x1.shape[p]}, "
+                             f"axis {q} of x2 has {x2.shape[q]}")
     free1 = [a for a in range(x1.ndim) if a not in a1]
     free2 = [a for a in range(x2.ndim) if a not in a2]
     k = math.prod(x1.shape[a] for a in a1)
-    left = _sy.permute_dims(x1, tuple(free1 + a1)).reshape(-1, k)
-    right = _sy.permute_dims(x2, tuple(a2 + free2)).reshape(k, -1)
+    m, n = math.prod(x1.shape[a] for a in free1), math.prod(x2.shape[a] for a in free2)
+    left = _sy.permute_dims(x1, tuple(free1 + a1)).reshape(m, k)
+    right = _sy.permute_dims(x2, tuple(a2 + free2)).reshape(k, n)
     shape = tuple(x1.shape[a] for a in free1) + tuple(x2.shape[a] for a in free2)
     return _sy.matmul(left, right).reshape(shape)

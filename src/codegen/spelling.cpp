@@ -55,26 +55,6 @@ std::string paren(std::string_view s) {
   return "(" + std::string(s) + ")";
 }
 
-// CUDA's float-to-integer conversion, spelled out rather than left to the cvt.rzi intrinsics,
-// whose NaN result differs between targets (INT_MIN was seen): NaN gives 0, values beyond the
-// range saturate, the rest truncate, as CPU and OpenCL (convert_*_sat_rtz) do. The limits
-// convert to `from` exactly or round up to a power of two, so each comparison catches every value
-// that would not fit. `x` is a named value, so evaluating it several times is free.
-std::string cuda_saturating_cast(std::string_view x, const std::string& from, const std::string& to,
-                                 const std::string& isnan_x, DType to_dtype) {
-  const bool narrow = to_dtype == DType::Int32;
-  const std::string_view lo = narrow ? "(-2147483647 - 1)" : "(-9223372036854775807LL - 1)";
-  const std::string_view hi = narrow ? "2147483647" : "9223372036854775807LL";
-  std::string out;
-  out.append("(").append(isnan_x).append(" ? (").append(to).append(")0");
-  out.append(" : (").append(x).append(") <= (").append(from).append(")").append(lo);
-  out.append(" ? (").append(to).append(")").append(lo);
-  out.append(" : (").append(x).append(") >= (").append(from).append(")").append(hi);
-  out.append(" ? (").append(to).append(")").append(hi);
-  out.append(" : (").append(to).append(")(").append(x).append("))");
-  return out;
-}
-
 }  // namespace
 
 const DialectTable& table(Dialect d) {
@@ -152,11 +132,20 @@ std::string Spelling::wrap_neg(DType t, std::string_view a) const {
 std::string Spelling::convert(std::string_view x, DType from, DType to) const {
   if (from == to) return std::string(x);
   if (to == DType::Bool) return bool_from_mask(paren(x) + " != " + lit(from, "0"));
-  const bool saturate = is_floating(from) && is_integer(to);
-  if (dialect_ == Dialect::OpenCL)
-    return "convert_" + type(to) + (saturate ? "_sat_rtz" : "") + paren(x);
-  if (saturate) return cuda_saturating_cast(x, type(from), type(to), math("isnan", from, x), to);
-  return "((" + type(to) + ")" + paren(x) + ")";
+  const std::string value =
+      is_floating(from) && is_integer(to) ? in_integer_range(x, from, to) : std::string(x);
+  if (dialect_ == Dialect::OpenCL) return "convert_" + type(to) + paren(value);
+  return "((" + type(to) + ")" + paren(value) + ")";
+}
+
+// x86's answer for a float that truncates outside the integer's range, or NaN: the integer's
+// minimum (see expr/kernel_ir.hpp). Such values are replaced by that minimum, which converts
+// exactly, before truncating, so the conversion itself is always defined. -2^(bits-1) and
+// 2^(bits-1) are exact in float32 and float64; `x` is a named value, read twice at no cost.
+std::string Spelling::in_integer_range(std::string_view x, DType from, DType to) const {
+  const std::string_view half = to == DType::Int32 ? "2147483648.0" : "9223372036854775808.0";
+  const std::string lo = lit(from, "-" + std::string(half)), hi = lit(from, half);
+  return sel("(" + paren(x) + " >= " + lo + ") & (" + paren(x) + " < " + hi + ")", x, lo);
 }
 
 std::string Spelling::math(std::string_view name, DType t, std::string_view a,

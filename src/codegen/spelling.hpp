@@ -56,7 +56,8 @@ class Spelling {
   // (whose count the caller keeps in range).
   std::string wrap(DType t, std::string_view a, std::string_view op, std::string_view b) const;
   std::string wrap_neg(DType t, std::string_view a) const;
-  // Numeric conversion with the IR's semantics (saturating float→int, NaN→0, bool as 0/1).
+  // Numeric conversion with the IR's semantics (float→int truncates; NaN and values beyond the
+  // range give the integer's minimum; bool as 0/1).
   std::string convert(std::string_view x, DType from, DType to) const;
   // A math builtin on floats: "sin", "fmod", ... (CUDA spells float32 forms with an f).
   std::string math(std::string_view name, DType t, std::string_view a,
@@ -66,6 +67,8 @@ class Spelling {
   std::string vstore(std::string_view value, std::string_view pointer) const;
 
  private:
+  std::string in_integer_range(std::string_view x, DType from, DType to) const;
+
   const DialectTable& t_;
   Dialect dialect_;
   int width_;

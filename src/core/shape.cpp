@@ -131,9 +131,9 @@ Strides broadcast_strides(const Shape& from, const Strides& strides, const Shape
 
 int normalize_axis(int axis, int rank) {
   if (axis < -rank || axis >= rank)
-    throw IndexError("axis " + std::to_string(axis) + " is out of range for an array of rank " +
-                     std::to_string(rank) + ": expected -" + std::to_string(rank) + " <= axis < " +
-                     std::to_string(rank));
+    throw AxisError("axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                    std::to_string(rank) + ": expected -" + std::to_string(rank) + " <= axis < " +
+                    std::to_string(rank));
   return axis < 0 ? axis + rank : axis;
 }
 

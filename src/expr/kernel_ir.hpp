@@ -35,8 +35,9 @@
 //  - ShiftLeft, ShiftRight: integer dtypes only, as NumPy: a shift count below 0 or at least the
 //    bit width gives 0 (ShiftRight of a negative value: -1); ShiftLeft wraps (bits shifted out
 //    are lost), ShiftRight is arithmetic (copies the sign bit). Never undefined behaviour.
-//  - Cast: to bool is (x != 0), NaN gives true; float to integer truncates toward zero,
-//    saturates at the integer's range, and NaN gives 0; bool to number is 0 or 1.
+//  - Cast: to bool is (x != 0), NaN gives true; float to integer truncates toward zero, and
+//    NaN or a value beyond the integer's range gives its minimum (NumPy on x86); bool to number
+//    is 0 or 1.
 //  - Integer Add/Sub/Mul/Neg/Abs wrap around (two's complement), as NumPy does.
 //  - Reduction i folds outputs[i] (dtype T) into reduce_result(op, T): Sum and Prod accumulate in
 //    the result dtype (float32 sums at least as accurately as pairwise summation); Min/Max

@@ -272,12 +272,9 @@ SWITCHYARD_DEFINE_FLOATING_UNARY(expm1, Expm1)
 SWITCHYARD_DEFINE_FLOATING_UNARY(log1p, Log1p)
 SWITCHYARD_DEFINE_FLOATING_UNARY(log2, Log2)
 SWITCHYARD_DEFINE_FLOATING_UNARY(log10, Log10)
-SWITCHYARD_DEFINE_FLOATING_UNARY(floor, Floor)
-SWITCHYARD_DEFINE_FLOATING_UNARY(ceil, Ceil)
 #undef SWITCHYARD_DEFINE_FLOATING_UNARY
 
-// NumPy: integers and bools are whole and finite, so rounding gives them back and no element is
-// NaN or infinite; only floats reach the IR.
+// NumPy: integers and bools are never NaN or infinite; only floats reach the IR.
 #define SWITCHYARD_DEFINE_FLOAT_TEST(fn, opcode, integers_answer)                             \
   Array fn(const Array& a) {                                                                  \
     require(a, #fn);                                                                          \
@@ -299,12 +296,15 @@ Array signbit(const Array& a) {
                              operand(a, floating_result(a.dtype()))));
 }
 
+// NumPy 2: integers and bools are whole already, so rounding gives them back in their own dtype.
 #define SWITCHYARD_DEFINE_ROUNDING(fn, opcode)       \
   Array fn(const Array& a) {                         \
     require(a, #fn);                                 \
     if (!is_floating(a.dtype())) return a.copy();    \
     return unary(OpCode::opcode, #fn, a, a.dtype()); \
   }
+SWITCHYARD_DEFINE_ROUNDING(floor, Floor)
+SWITCHYARD_DEFINE_ROUNDING(ceil, Ceil)
 SWITCHYARD_DEFINE_ROUNDING(round, Round)
 SWITCHYARD_DEFINE_ROUNDING(trunc, Trunc)
 #undef SWITCHYARD_DEFINE_ROUNDING

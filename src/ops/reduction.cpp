@@ -46,6 +46,14 @@ Reduced reduced(const Array& a, std::uint32_t axes, bool keepdims) {
   return r;
 }
 
+// A reduction over no axes (axis=(), or a 0-d array's axis=None) folds each element alone: the
+// input in the result's dtype, as a new array, and index 0 for argmin/argmax.
+Array reduce_nothing(ir::ReduceOp op, const Array& a, DType result) {
+  if (op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax)
+    return Array::zeros(a.shape(), result);
+  return a.astype(result);
+}
+
 void require(const Array& a, std::string_view fn) {
   if (!a) throw ValueError(std::string(fn) + " of a null Array: expected an array");
 }
@@ -62,6 +70,7 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<std::span<const int>
                      "): expected at least one element, since it has no identity");
   const DType result = ir::reduce_result(op, a.dtype());
   byte_count(r.shape, result);
+  if (spec.axes == 0) return reduce_nothing(op, a, result);
   return Array(expr::make_reduce(spec, result, r.shape, expr::node_of(a)));
 }
 

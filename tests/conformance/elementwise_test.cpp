@@ -185,8 +185,9 @@ const std::vector<UnaryCase>& unary_cases() {
       {"log1p", log1p, Result::Floating, true, true, [](double x) { return std::log1p(x); }},
       {"log2", log2, Result::Floating, true, true, [](double x) { return std::log2(x); }},
       {"log10", log10, Result::Floating, true, true, [](double x) { return std::log10(x); }},
-      {"floor", floor, Result::Floating, true, false, [](double x) { return std::floor(x); }},
-      {"ceil", ceil, Result::Floating, true, false, [](double x) { return std::ceil(x); }},
+      // NumPy 2: integers and bools keep their dtype.
+      {"floor", floor, Result::Promoted, true, false, [](double x) { return std::floor(x); }},
+      {"ceil", ceil, Result::Promoted, true, false, [](double x) { return std::ceil(x); }},
   };
   return cases;
 }

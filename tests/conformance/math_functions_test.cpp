@@ -25,6 +25,13 @@ struct UnaryFunction {
 
 // clang-format off
 const UnaryFunction kUnary[] = {
+    {"sin",     sin,     [](long double x) { return std::sin(x); }},
+    {"cos",     cos,     [](long double x) { return std::cos(x); }},
+    {"tan",     tan,     [](long double x) { return std::tan(x); }},
+    {"tanh",    tanh,    [](long double x) { return std::tanh(x); }},
+    {"exp",     exp,     [](long double x) { return std::exp(x); }},
+    {"log",     log,     [](long double x) { return std::log(x); }},
+    {"sqrt",    sqrt,    [](long double x) { return std::sqrt(x); }},
     {"arcsin",  arcsin,  [](long double x) { return std::asin(x); }},
     {"arccos",  arccos,  [](long double x) { return std::acos(x); }},
     {"arctan",  arctan,  [](long double x) { return std::atan(x); }},

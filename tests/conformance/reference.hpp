@@ -33,10 +33,9 @@ inline double as_dtype(double x, DType t) {
       return x != 0 || std::isnan(x) ? 1 : 0;
     case DType::Int32:
     case DType::Int64: {
-      if (std::isnan(x)) return 0;
-      const double lo = t == DType::Int32 ? -2147483648.0 : -9223372036854775808.0;
-      const double hi = t == DType::Int32 ? 2147483647.0 : 9223372036854775807.0;
-      return std::clamp(std::trunc(x), lo, hi);
+      // NumPy on x86: NaN and values whose truncation does not fit give the minimum.
+      const double lo = t == DType::Int32 ? -0x1p31 : -0x1p63, whole = std::trunc(x);
+      return whole >= lo && whole < -lo ? whole : lo;
     }
     case DType::Float32:
       return static_cast<float>(x);

@@ -36,12 +36,10 @@ To cast(From x) {
   if constexpr (std::is_same_v<To, bool>) {
     return x != From{0};  // NaN != 0, so NaN casts to true
   } else if constexpr (kIsInt<To> && std::is_floating_point_v<From>) {
-    using Limits = std::numeric_limits<To>;
-    if (std::isnan(x)) return 0;
-    // The limits convert to From exactly or round up to a power of two, so each comparison
-    // catches every value whose truncation would not fit.
-    if (x <= static_cast<From>(Limits::min())) return Limits::min();
-    if (x >= static_cast<From>(Limits::max())) return Limits::max();
+    // NaN and values whose truncation does not fit give the minimum, as x86's cvttss2si and
+    // NumPy on x86 do. -2^(bits-1) is exact in every float type, and so is its negation.
+    constexpr From lo = static_cast<From>(std::numeric_limits<To>::min());
+    if (!(x >= lo && x < -lo)) return std::numeric_limits<To>::min();
     return static_cast<To>(x);
   } else {
     return static_cast<To>(x);

@@ -53,9 +53,10 @@ Array compress(const Array& a, const Array& mask) {
   if (mask.dtype() != DType::Bool)
     throw DTypeError("compress with a " + std::string(name(mask.dtype())) +
                      " mask: expected a bool mask (compare, or cast with astype)");
+  // a[mask] with a mask of another shape is NumPy's IndexError.
   if (mask.shape() != a.shape())
-    throw ShapeError("compress of an array of shape " + to_string(a.shape()) +
-                     " with a mask of shape " + to_string(mask.shape()) +
+    throw IndexError("boolean index of shape " + to_string(mask.shape()) +
+                     " did not match indexed array of shape " + to_string(a.shape()) +
                      ": expected the mask to have the array's shape");
   return compact(algorithms::flattened(a), algorithms::flattened(mask), false);
 }
