@@ -2,16 +2,23 @@
 #include "backends/opencl/opencl_fft.hpp"
 
 #include "backends/opencl/opencl_api.hpp"
+#include "backends/opencl/opencl_fft_limits.hpp"
+// VkFFT reads the device's limits through the capped query (opencl_fft_limits.hpp says why).
+#define clGetDeviceInfo switchyard::opencl::limited_device_info
 #define VKFFT_BACKEND 3
 #include <vkFFT.h>
+#undef clGetDeviceInfo
 
 #include <string>
 
 #include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_error.hpp"
+#include "backends/opencl/opencl_fft_real.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {
+
+using FftKind = LibraryOp::FftKind;
 
 // VkFFT keeps pointers to the handles and sizes it was configured with: they live beside it.
 struct FftCall::Plan {
@@ -19,6 +26,9 @@ struct FftCall::Plan {
   cl_context context;
   cl_command_queue queue;
   std::uint64_t buffer_bytes = 0, real_bytes = 0;
+  // A real transform VkFFT cannot plan, run as a complex one (opencl_fft_real.hpp).
+  bool through_complex = false;
+  VkFFTResult result = VKFFT_SUCCESS;  // of planning
   VkFFTApplication app{};
   ~Plan() { deleteVkFFT(&app); }
 };
@@ -44,8 +54,8 @@ std::size_t byte_offset(const Operand& o) {
 
 // C2R is an inverse transform whatever `inverse` says; R2C a forward one.
 bool runs_inverse(const LibraryOp& op) {
-  if (op.fft == LibraryOp::FftKind::ComplexToComplex) return op.inverse;
-  return op.fft == LibraryOp::FftKind::ComplexToReal;
+  if (op.fft == FftKind::ComplexToComplex) return op.inverse;
+  return op.fft == FftKind::ComplexToReal;
 }
 
 }  // namespace
@@ -63,11 +73,22 @@ FftCall::~FftCall() = default;
 
 FftCall::Plan& FftCall::plan_for(const PlanKey& key) {
   if (const auto found = plans_.find(key); found != plans_.end()) return *found->second;
+  std::unique_ptr<Plan> plan = make_plan(key, op_.fft);
+  if (plan->result == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C) {
+    plan = make_plan(key, FftKind::ComplexToComplex);
+    plan->through_complex = true;
+    if (!real_kernels_) real_kernels_ = std::make_unique<RealComplexKernels>(device_, op_.dtype);
+  }
+  check_vkfft(plan->result, "planning an fft", device_.info());
+  return *plans_.emplace(key, std::move(plan)).first->second;
+}
+
+std::unique_ptr<FftCall::Plan> FftCall::make_plan(const PlanKey& key, FftKind kind) const {
   const auto [rows, m, n] = key;
   auto plan = std::make_unique<Plan>();
   plan->device = device_.id(), plan->context = device_.context(), plan->queue = device_.queue();
   const std::uint64_t real = size_of(op_.dtype), half_columns = n / 2 + 1;
-  const bool r2c = op_.fft != LibraryOp::FftKind::ComplexToComplex;
+  const bool r2c = kind != FftKind::ComplexToComplex;
   plan->buffer_bytes = rows * m * (r2c ? half_columns : n) * 2 * real;
   plan->real_bytes = rows * m * n * real;
 
@@ -84,25 +105,34 @@ FftCall::Plan& FftCall::plan_for(const PlanKey& key) {
   config.normalize = 0;  // unnormalised both ways: the caller scales
   (runs_inverse(op_) ? config.makeInversePlanOnly : config.makeForwardPlanOnly) = 1;
   // Real data is unpadded: R2C reads it from an input buffer, C2R writes it to an output one.
-  if (op_.fft == LibraryOp::FftKind::RealToComplex) {
+  if (kind == FftKind::RealToComplex) {
     config.performR2C = 1;
     config.isInputFormatted = 1;
     config.inputBufferSize = &plan->real_bytes;
     config.inputBufferStride[0] = n;
-  } else if (op_.fft == LibraryOp::FftKind::ComplexToReal) {
+  } else if (kind == FftKind::ComplexToReal) {
     config.performR2C = 1;
     config.isOutputFormatted = 1;
     config.outputBufferSize = &plan->real_bytes;
     config.outputBufferStride[0] = n;
   }
-  check_vkfft(initializeVkFFT(&plan->app, config), "planning an fft", device_.info());
-  return *plans_.emplace(key, std::move(plan)).first->second;
+  const PlanLimits limits = plan_limits(device_.info());
+  const PlanLimitsScope scope(limits);
+  plan->result = initializeVkFFT(&plan->app, config);
+  return plan;
 }
 
 void FftCall::launch(const LibraryArgs& args) {
   if (args.rows == 0) return;
   const std::lock_guard lock(mutex_);
   Plan& plan = plan_for({args.rows, args.m, args.n});
+  if (plan.through_complex)
+    launch_through_complex(plan, args);
+  else
+    launch_direct(plan, args);
+}
+
+void FftCall::launch_direct(Plan& plan, const LibraryArgs& args) {
   cl_command_queue queue = device_.queue();
   cl_mem a = mem(args.a), c = mem(args.c);
   VkFFTLaunchParams params{};
@@ -112,12 +142,12 @@ void FftCall::launch(const LibraryArgs& args) {
   DeviceMemory scratch;
   cl_mem work = c;
   switch (op_.fft) {
-    case LibraryOp::FftKind::ComplexToComplex:
+    case FftKind::ComplexToComplex:
       check(clEnqueueCopyBuffer(queue, a, c, byte_offset(args.a), byte_offset(args.c),
                                 plan.buffer_bytes, 0, nullptr, nullptr),
             "copying an fft's input", device_.info());
       break;
-    case LibraryOp::FftKind::RealToComplex:
+    case FftKind::RealToComplex:
       if (args.a.offset != 0) {
         scratch = device_.scratch(plan.real_bytes);
         cl_mem copy = static_cast<cl_mem>(scratch.handle);
@@ -128,7 +158,7 @@ void FftCall::launch(const LibraryArgs& args) {
       }
       params.inputBuffer = &a;
       break;
-    case LibraryOp::FftKind::ComplexToReal:
+    case FftKind::ComplexToReal:
       scratch = device_.scratch(plan.buffer_bytes);
       work = static_cast<cl_mem>(scratch.handle);
       check(clEnqueueCopyBuffer(queue, a, work, byte_offset(args.a), 0, plan.buffer_bytes, 0,
@@ -141,6 +171,38 @@ void FftCall::launch(const LibraryArgs& args) {
   const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op_) ? 1 : -1, &params);
   // The queue is in order: the scratch may be reused by the next command enqueued after this.
   if (scratch) device_.release_scratch(scratch);
+  check_vkfft(result, "launching an fft", device_.info());
+}
+
+// R2C: widen the real rows to complex, transform, keep each row's first n/2 + 1 values. C2R:
+// extend each half spectrum to the whole one, transform back, keep the real parts.
+void FftCall::launch_through_complex(Plan& plan, const LibraryArgs& args) {
+  const std::int64_t planes = args.rows, points = args.rows * args.m * args.n;
+  const DeviceMemory scratch = device_.scratch(plan.buffer_bytes);
+  cl_mem work = static_cast<cl_mem>(scratch.handle);
+  cl_command_queue queue = device_.queue();
+  if (op_.fft == FftKind::RealToComplex)
+    real_kernels_->widen(mem(args.a), args.a.offset, work, points);
+  else
+    real_kernels_->hermitian_extend(mem(args.a), args.a.offset, work, planes, args.m, args.n);
+  VkFFTLaunchParams params{};
+  params.commandQueue = &queue;
+  params.buffer = &work;
+  const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op_) ? 1 : -1, &params);
+  if (result == VKFFT_SUCCESS) {
+    if (op_.fft == FftKind::RealToComplex) {
+      const std::size_t complex_bytes = 2 * size_of(op_.dtype);
+      const std::size_t origin[3] = {0, 0, 0};
+      const std::size_t region[3] = {static_cast<std::size_t>(args.n / 2 + 1) * complex_bytes,
+                                     static_cast<std::size_t>(planes * args.m), 1};
+      check(clEnqueueCopyBufferRect(queue, work, mem(args.c), origin, origin, region,
+                                    args.n * complex_bytes, 0, region[0], 0, 0, nullptr, nullptr),
+            "keeping an fft's half spectrum", device_.info());
+    } else {
+      real_kernels_->real_parts(work, mem(args.c), points);
+    }
+  }
+  device_.release_scratch(scratch);
   check_vkfft(result, "launching an fft", device_.info());
 }
 

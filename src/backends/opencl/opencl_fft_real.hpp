@@ -1,0 +1,39 @@
+// Real transforms VkFFT cannot plan, done as complex ones: VkFFT (1.2.x) plans no real-to-complex
+// or complex-to-real transform of odd length that needs more than one pass over memory (an odd
+// length past what one work-group holds: 4097 float32 points on a CPU device). Those run as a
+// complex transform of the whole length between the kernels below, at about twice the work.
+#pragma once
+
+#include <cstdint>
+
+#include "backends/opencl/opencl_api.hpp"
+#include "switchyard/dtype.hpp"
+
+namespace switchyard::opencl {
+
+class Device;
+
+class RealComplexKernels {
+ public:
+  // Builds (or loads from the kernel cache) the kernels for `real` (float32 or float64) parts.
+  RealComplexKernels(Device& device, DType real);
+
+  // z[i] = (x[offset + i], 0) for i < count.
+  void widen(cl_mem x, std::int64_t offset, cl_mem z, std::int64_t count);
+  // The whole spectrum of each m × n plane from its half (n/2 + 1 columns, from complex element
+  // `offset` of half): columns past n/2 are the conjugates of the point-reflected ones, as a real
+  // signal's spectrum has them (then the real parts of the inverse are NumPy's irfft2).
+  void hermitian_extend(cl_mem half, std::int64_t offset, cl_mem full, std::int64_t planes,
+                        std::int64_t m, std::int64_t n);
+  // x[i] = real part of z[i] for i < count.
+  void real_parts(cl_mem z, cl_mem x, std::int64_t count);
+
+ private:
+  void run(cl_kernel kernel, std::int64_t count, const char* what);
+
+  Device& device_;
+  ProgramHandle program_;
+  KernelHandle widen_, extend_, real_parts_;
+};
+
+}  // namespace switchyard::opencl
