@@ -19,7 +19,7 @@ void cap(void* value, std::size_t size, T limit) {
 }  // namespace
 
 PlanLimits plan_limits(const DeviceInfo& info) {
-  if (info.kind == DeviceKind::CPU) return {256, 64 * 1024};
+  if (info.kind == DeviceKind::CPU) return {1024, 128 * 1024};
   return {std::numeric_limits<std::size_t>::max(), std::numeric_limits<cl_ulong>::max()};
 }
 
