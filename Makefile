@@ -5,6 +5,8 @@
 #   make sanitize   the suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-asan),
 #                   the concurrency tests under ThreadSanitizer (build-tsan)
 #   make fuzz       every libFuzzer harness in tests/fuzz for FUZZ_SECONDS each (build-asan)
+# and, after `make test` (which runs the conformance suite at this machine's best SIMD target):
+#   make conformance-isa   the conformance suite's CPU cases again at each cap of SIMD_CAPS
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -20,6 +22,12 @@ FUZZ_SECONDS ?= 45
 # A failing test runs once more: clang 14's LeakSanitizer tracer now and then crashes ("Tracer
 # caught signal 11") at the exit of a test that passed; a real failure fails both times.
 ASAN_CTEST_EXCLUDE ?= ^install_consumer$$|^QuickCalibration\.|^Explain\.SizeSweep
+# SWITCHYARD_SIMD caps the CPU backend's SIMD target, and OPENBLAS_CORETYPE OpenBLAS's kernels
+# with it (OpenBLAS picks them itself when it loads), so that a result never depends on the
+# machine that ran it: simd:openblas pairs. A cap this machine cannot reach is skipped, with a
+# message. The OpenCL device compiles for its own target, so only the CPU's cases run again.
+# Each cap calibrates into a profile of its own: the capped CPU is another device to the model.
+SIMD_CAPS ?= avx2:Haswell sse4:Nehalem
 # TSan: the tests that run work from several threads at once (ctest names are Suite.Test).
 TSAN_TESTS ?= Stress|Concurrent|Thread|^Fallback|^Metrics\.|^Trace\.
 SANITIZER_DIR := $(CURDIR)/tests/sanitizers
@@ -32,7 +40,7 @@ SANITIZER_ENV := PATH="/usr/lib/llvm-14/bin:$$PATH" \
 CLANG_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
   -DSWITCHYARD_BUILD_PYTHON=OFF
 
-.PHONY: deps configure build demo test bench format clean \
+.PHONY: deps configure build demo test conformance-isa bench format clean \
         sanitize sanitize-address sanitize-thread fuzz fuzz-build
 
 deps:
@@ -52,6 +60,21 @@ demo: configure
 
 test: build
 	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+conformance-isa: build
+	@for cap in $(SIMD_CAPS); do \
+	  simd=$${cap%%:*}; blas=$${cap#*:}; \
+	  target=$$(SWITCHYARD_SIMD=$$simd $(BUILD_DIR)/tools/switchyard info --json | \
+	    sed -n 's/.*"simd_target": "\(.*\)".*/\1/p'); \
+	  if [ "$$target" != "$$(echo $$simd | tr a-z A-Z)" ]; then \
+	    echo "conformance-isa: skipping SWITCHYARD_SIMD=$$simd: this machine's best is $$target"; \
+	    continue; \
+	  fi; \
+	  echo "conformance-isa: SWITCHYARD_SIMD=$$simd OPENBLAS_CORETYPE=$$blas"; \
+	  SWITCHYARD_SIMD=$$simd OPENBLAS_CORETYPE=$$blas SWITCHYARD_PROFILE=$(BUILD_DIR)/profile-$$simd.json \
+	    $(BUILD_DIR)/tests/conformance_test \
+	    --gtest_filter='*/cpu_*' --gtest_brief=1 || exit 1; \
+	done
 
 sanitize: sanitize-address sanitize-thread
 

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -26,11 +27,10 @@ testing::ChildResult run_cli(const std::vector<std::string>& arguments,
 }
 
 TEST(Info, MarksEveryBadSettingAndStillShowsTheMachine) {
-  const std::map<std::string, std::string> bad = {{"SWITCHYARD_BACKEND", "tpu"},
-                                                  {"SWITCHYARD_LOG", "loud"},
-                                                  {"SWITCHYARD_MEMORY_RESERVE", "2"},
-                                                  {"SWITCHYARD_FAULT", "opencl:explode"},
-                                                  {"SWITCHYARD_FALLBACK", "maybe"}};
+  const std::map<std::string, std::string> bad = {
+      {"SWITCHYARD_BACKEND", "tpu"},      {"SWITCHYARD_LOG", "loud"},
+      {"SWITCHYARD_MEMORY_RESERVE", "2"}, {"SWITCHYARD_FAULT", "opencl:explode"},
+      {"SWITCHYARD_FALLBACK", "maybe"},   {"SWITCHYARD_SIMD", "avx512"}};
   const auto r = run_cli({"info", "--json"}, bad);
   EXPECT_EQ(r.status, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -62,6 +62,42 @@ TEST(Info, GoodSettingsExitZeroWithEveryBackend) {
   EXPECT_EQ(j["backends"].size(), backends().size());
   for (const auto& [name, setting] : j["environment"].items())
     EXPECT_TRUE(setting["problem"].is_null()) << name << ": " << setting["problem"];
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// SWITCHYARD_SIMD=<target> runs the CPU at that target wherever the machine has it, and says so;
+// a cap above the machine's best leaves its best.
+TEST(Info, SimdCapRunsTheCpuAtEachTargetTheMachineHas) {
+  const auto best = nlohmann::json::parse(run_cli({"info", "--json"}).out)["host"];
+  const auto targets = best["simd_targets"].get<std::vector<std::string>>();
+  ASSERT_FALSE(targets.empty());
+  EXPECT_EQ(best["simd_target"], targets.front());
+  EXPECT_TRUE(best["simd_capped_by"].is_null());
+  for (const std::string& target : targets) {
+    const auto r = run_cli({"info", "--json"}, {{"SWITCHYARD_SIMD", lower(target)}});
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out);
+    EXPECT_EQ(j["host"]["simd_target"], target);
+    EXPECT_EQ(j["host"]["simd_capped_by"], lower(target));
+    for (const auto& b : j["backends"])
+      for (const auto& d : b["devices"]) {
+        if (d["id"] == "cpu:0") {
+          EXPECT_EQ(d["driver_version"], "SIMD " + target);
+        }
+      }
+    const auto text = run_cli({"info"}, {{"SWITCHYARD_SIMD", lower(target)}});
+    EXPECT_NE(text.out.find("SIMD target  " + target + " (capped by SWITCHYARD_SIMD="),
+              std::string::npos)
+        << text.out;
+  }
+  if (targets.front() != "AVX3") {
+    const auto above = run_cli({"info", "--json"}, {{"SWITCHYARD_SIMD", "avx3"}});
+    EXPECT_EQ(nlohmann::json::parse(above.out)["host"]["simd_target"], targets.front());
+  }
 }
 
 TEST(Explain, DeeplyNestedExpressionIsAParseErrorNotACrash) {

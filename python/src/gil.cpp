@@ -1,5 +1,6 @@
 #include "gil.hpp"
 
+#include <pthread.h>
 #include <unistd.h>
 
 #include <condition_variable>
@@ -15,11 +16,33 @@ struct Regions {
   bool exiting = false;
   std::thread::id exiting_thread;  // runs the interpreter's exit: never parked
   int reacquiring = 0;             // threads that left a region and are taking the GIL back
+  bool forked = false;             // a child of fork(): the parent's other threads are gone
 };
+
+Regions& regions();
+
+// A child of fork() (os.fork, multiprocessing) has only the forking thread: no other thread is
+// taking the GIL back there, and the mutex must not stay locked by a thread that does not exist.
+void before_fork() {
+  regions().mutex.lock();
+}
+void after_fork_in_parent() {
+  regions().mutex.unlock();
+}
+void after_fork_in_child() {
+  Regions& r = regions();
+  r.reacquiring = 0;
+  r.forked = true;
+  r.mutex.unlock();
+}
 
 // Never destroyed: parked threads hold on to it through the interpreter's and C++'s exit.
 Regions& regions() {
-  static Regions* r = new Regions;
+  static Regions* r = [] {
+    auto* created = new Regions;
+    ::pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+    return created;
+  }();
   return *r;
 }
 
@@ -49,10 +72,10 @@ void stop_regions() {
     r.reacquired.wait(lock, [&] { return r.reacquiring == 0; });
   }
   PyEval_RestoreThread(state);
-  // Threads left running keep the arrays of their frames: that is no reference-counting error
-  // of the module, so nanobind should not report them as leaks.
+  // Threads left running (or left behind by fork) keep the arrays of their frames: that is no
+  // reference-counting error of the module, so nanobind should not report them as leaks.
   const nb::object threading = nb::module_::import_("threading");
-  if (nb::cast<int>(threading.attr("active_count")()) > 1) nb::set_leak_warnings(false);
+  if (r.forked || nb::cast<int>(threading.attr("active_count")()) > 1) nb::set_leak_warnings(false);
 }
 
 }  // namespace

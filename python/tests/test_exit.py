@@ -66,3 +66,47 @@ def test_exit_while_daemon_threads_run_device_work(sleep_s):
     assert run.returncode == 0, run.stderr
     assert run.stdout == "main returns\n"
     assert run.stderr == ""
+
+
+# A child of fork() copies the parent's threads' state mid-flight (locks held, calls in flight,
+# background work) without the threads: its exit must not wait for any of it.
+FORKING_PROGRAM = textwrap.dedent(
+    """
+    import os, sys, threading, time
+    import numpy as np
+    import switchyard as sy
+
+    def work(seed):
+        x = sy.asarray(np.random.default_rng(seed).random(1 << 16, dtype=np.float32))
+        while True:
+            with sy.device("cpu:0"):
+                float(sy.sum(sy.sin(x) * 2))
+
+    for seed in range(3):
+        threading.Thread(target=work, args=(seed,), daemon=True).start()
+    time.sleep(0.3)
+    statuses = []
+    for _ in range(10):
+        pid = os.fork()
+        if pid == 0:
+            sys.exit(0)
+        statuses.append(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+    print(statuses, flush=True)
+    """
+)
+
+
+def test_forked_children_exit_while_the_parents_threads_run_device_work():
+    try:
+        run = subprocess.run(
+            # Python 3.12 and later warn of fork() in a threaded process: that is the point here.
+            [sys.executable, "-W", "ignore::DeprecationWarning", "-c", FORKING_PROGRAM],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"a forked child hung at exit: {e.stderr}")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == str([0] * 10) + "\n"
+    assert run.stderr == ""

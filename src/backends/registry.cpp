@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "backends/cpu/simd_target.hpp"
 #include "backends/opencl/opencl_backend.hpp"
 #ifdef SWITCHYARD_WITH_CUDA
 #include "backends/cuda/cuda_backend.hpp"
@@ -97,6 +98,7 @@ Registry::Registry() {
   // Settings are checked once, up front: a typo fails the first operation, not a later one.
   log_enabled(LogLevel::Error);
   memory_reserve_fraction();
+  cpu::simd_cap();
   const BackendSettings settings = backend_settings();
   const std::string& choice = settings.choice;
   const auto& disabled = settings.disabled;

@@ -19,6 +19,8 @@ std::span<const EnvVariable> environment_variables() {
       {"SWITCHYARD_FAULT", "inject faults: backend[:index]:compile|launch|oom|lost[:probability]",
        ""},
       {"SWITCHYARD_FALLBACK", "move failed work to the next device: on|off", "on"},
+      {"SWITCHYARD_SIMD", "cap the CPU's SIMD target: best|avx3|avx2|sse4 (Highway's names)",
+       "best"},
       {"SWITCHYARD_REQUIRE_BACKENDS",
        "comma list of backends that must be usable (tests fail instead of skipping)", ""},
   };

@@ -2,6 +2,7 @@
 
 #include <oneapi/tbb/task_arena.h>
 #include <oneapi/tbb/task_group.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -34,7 +35,13 @@ namespace {
 // must not start detecting devices at exit).
 std::atomic<Background*> started{nullptr};
 
+// A child of fork() has only the forking thread: the parent's other threads, TBB's workers and
+// the locks they held came along as they were, mid-flight. Its exit leaves all that alone (the
+// parent saves what was measured); waiting for any of it would never end.
+std::atomic<bool> forked_child{false};
+
 void shutdown_at_exit() {
+  if (forked_child.load()) return;
   if (Background* background = started.load())
     background->shutdown();
   else
@@ -64,6 +71,7 @@ void guard_main_thread_exit() {
 const bool exit_handled = [] {
   guard_main_thread_exit();
   std::atexit(shutdown_at_exit);
+  ::pthread_atfork(nullptr, nullptr, [] { forked_child.store(true); });
   return true;
 }();
 

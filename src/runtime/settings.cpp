@@ -2,6 +2,7 @@
 // run time, collecting each ConfigError instead of raising the first.
 #include <functional>
 
+#include "backends/cpu/simd_target.hpp"
 #include "backends/registry.hpp"
 #include "core/config.hpp"
 #include "core/log.hpp"
@@ -24,6 +25,7 @@ std::vector<Setting> settings() {
       [] { memory_reserve_fraction(); },
       [] { log_enabled(LogLevel::Error); },
       [] { fallback_enabled(); },
+      [] { cpu::simd_cap(); },
       [] {
         if (const char* faults = env_value("SWITCHYARD_FAULT")) runtime::parse_fault_spec(faults);
       },

@@ -3,10 +3,12 @@
 // diagnosing settings, so a bad one never stops it: each is shown with what is wrong, and the
 // exit status is 1 when any is bad.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <nlohmann/json.hpp>
 
 #include "backends/cpu/block_kernels.hpp"
+#include "backends/cpu/simd_target.hpp"
 #include "commands.hpp"
 #include "core/config.hpp"
 #include "core/host_info.hpp"
@@ -50,7 +52,14 @@ nlohmann::json info_json() {
                {"physical_cores", h.physical_cores},
                {"memory_bytes", h.memory_bytes},
                {"available_memory_bytes", h.available_memory_bytes},
-               {"simd_target", cpu::simd_target_name()}};
+               {"simd_target", cpu::simd_target_name()},
+               {"simd_targets", cpu::simd_targets_supported()},
+               {"simd_capped_by", nullptr}};
+  try {
+    if (cpu::simd_cap()) j["host"]["simd_capped_by"] = env_value("SWITCHYARD_SIMD");
+  } catch (const ConfigError&) {
+    // Shown with the settings, as every bad one is.
+  }
   for (const auto& c : h.caches)
     j["host"]["caches"].push_back({{"level", c.level},
                                    {"type", c.type},
@@ -89,7 +98,15 @@ void print_text(const nlohmann::json& j) {
   fmt::print("Host\n");
   fmt::print("  CPU          {} ({} logical CPUs, {} cores)\n", h["cpu_model"].get<std::string>(),
              h["logical_cpus"].get<int>(), h["physical_cores"].get<int>());
-  fmt::print("  SIMD target  {} (chosen at run time)\n", h["simd_target"].get<std::string>());
+  const std::string machine =
+      fmt::format("{}", fmt::join(h["simd_targets"].get<std::vector<std::string>>(), ", "));
+  if (h["simd_capped_by"].is_string())
+    fmt::print("  SIMD target  {} (capped by SWITCHYARD_SIMD={}; this machine has {})\n",
+               h["simd_target"].get<std::string>(), h["simd_capped_by"].get<std::string>(),
+               machine);
+  else
+    fmt::print("  SIMD target  {} (the best of {} here)\n", h["simd_target"].get<std::string>(),
+               machine);
   for (const auto& c : h.value("caches", nlohmann::json::array()))
     fmt::print("  L{} {:<11} {} (shared by {} CPUs)\n", c["level"].get<int>(),
                c["type"].get<std::string>(), cache_size(c["bytes"]),

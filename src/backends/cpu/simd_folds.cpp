@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "backends/cpu/simd_folds.hpp"
+#include "backends/cpu/simd_target.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace switchyard::cpu::HWY_NAMESPACE {
@@ -118,12 +119,12 @@ HWY_EXPORT(FoldsF32);
 HWY_EXPORT(FoldsF64);
 
 const FloatBlockFolds<float>& simd_folds_f32() {
-  static const FloatBlockFolds<float> folds = HWY_DYNAMIC_DISPATCH(FoldsF32)();
+  static const FloatBlockFolds<float> folds = (apply_simd_cap(), HWY_DYNAMIC_DISPATCH(FoldsF32)());
   return folds;
 }
 
 const FloatBlockFolds<double>& simd_folds_f64() {
-  static const FloatBlockFolds<double> folds = HWY_DYNAMIC_DISPATCH(FoldsF64)();
+  static const FloatBlockFolds<double> folds = (apply_simd_cap(), HWY_DYNAMIC_DISPATCH(FoldsF64)());
   return folds;
 }
 

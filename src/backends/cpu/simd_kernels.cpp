@@ -18,6 +18,7 @@
 #include <limits>
 
 #include "backends/cpu/block_kernels.hpp"
+#include "backends/cpu/simd_target.hpp"
 
 HWY_BEFORE_NAMESPACE();
 namespace switchyard::cpu::HWY_NAMESPACE {
@@ -251,10 +252,12 @@ HWY_EXPORT(SimdKernel);
 HWY_EXPORT(TargetName);
 
 BlockFn simd_block_kernel(ir::OpCode op, DType t) {
+  apply_simd_cap();
   return HWY_DYNAMIC_DISPATCH(SimdKernel)(op, t);
 }
 
 const char* simd_target_name() {
+  apply_simd_cap();
   return HWY_DYNAMIC_DISPATCH(TargetName)();
 }
 

@@ -1,9 +1,9 @@
 // tan, pow, atan2, the inverse trigonometric and the hyperbolic functions, expm1, log1p, log2,
 // log10, hypot and copysign through SLEEF (1-ulp "u10" variants; hypot 0.5 ulp). Highway's math
 // library lacks some (tan, pow, atan2, cosh) and documents narrower ranges for the others, so
-// one provider serves them all. SLEEF's 128-bit entry points pick the best SSE-level
-// implementation for the machine on first use; these ops are rare in fused kernels, so the
-// 128-bit width suffices.
+// one provider serves them all. SLEEF's 128-bit functions come at three SSE levels; the one used
+// follows the SIMD target (simd_target.hpp), so SWITCHYARD_SIMD caps it too. These ops are rare
+// in fused kernels, so the 128-bit width suffices.
 #include <sleef.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "backends/cpu/block_kernels.hpp"
+#include "backends/cpu/simd_target.hpp"
 
 #if !defined(__x86_64__)
 #error "vector_math_kernels.cpp uses SLEEF's x86 SSE entry points; add the target's variants"
@@ -115,31 +116,63 @@ void binary(const void* a, const void* b, const void*, void* out, std::int64_t n
   for (int k = 0; i + k < n; ++k) y[i + k] = left[k];
 }
 
-}  // namespace
+// SLEEF's functions at one level, named as its dispatching entry points are:
+// Sleef<SleefLevel::Sse4>::tanf4_u10 is Sleef_tanf4_u10sse4.
+template <SleefLevel>
+struct Sleef;
 
-BlockFn vector_math_block_kernel(ir::OpCode op, DType t) {
-  const bool f32 = t == DType::Float32;
-  if (!f32 && t != DType::Float64) return nullptr;
+// (member, symbol stem) of each function used here, for float (f4) and double (d2).
+// clang-format off
+#define SWITCHYARD_SLEEF_FUNCTIONS(X, level)                                              \
+  X(tanf4_u10, tanf4_u10, level) X(tand2_u10, tand2_u10, level)                         \
+  X(powf4_u10, powf4_u10, level) X(powd2_u10, powd2_u10, level)                         \
+  X(atan2f4_u10, atan2f4_u10, level) X(atan2d2_u10, atan2d2_u10, level)                 \
+  X(hypotf4_u05, hypotf4_u05, level) X(hypotd2_u05, hypotd2_u05, level)                 \
+  X(copysignf4, copysignf4_, level) X(copysignd2, copysignd2_, level)                   \
+  X(asinf4_u10, asinf4_u10, level) X(asind2_u10, asind2_u10, level)                     \
+  X(acosf4_u10, acosf4_u10, level) X(acosd2_u10, acosd2_u10, level)                     \
+  X(atanf4_u10, atanf4_u10, level) X(atand2_u10, atand2_u10, level)                     \
+  X(sinhf4_u10, sinhf4_u10, level) X(sinhd2_u10, sinhd2_u10, level)                     \
+  X(coshf4_u10, coshf4_u10, level) X(coshd2_u10, coshd2_u10, level)                     \
+  X(asinhf4_u10, asinhf4_u10, level) X(asinhd2_u10, asinhd2_u10, level)                 \
+  X(acoshf4_u10, acoshf4_u10, level) X(acoshd2_u10, acoshd2_u10, level)                 \
+  X(atanhf4_u10, atanhf4_u10, level) X(atanhd2_u10, atanhd2_u10, level)                 \
+  X(expm1f4_u10, expm1f4_u10, level) X(expm1d2_u10, expm1d2_u10, level)                 \
+  X(log1pf4_u10, log1pf4_u10, level) X(log1pd2_u10, log1pd2_u10, level)                 \
+  X(log2f4_u10, log2f4_u10, level) X(log2d2_u10, log2d2_u10, level)                     \
+  X(log10f4_u10, log10f4_u10, level) X(log10d2_u10, log10d2_u10, level)
+#define SWITCHYARD_SLEEF_MEMBER(member, stem, level) \
+  static constexpr auto member = &Sleef_##stem##level;
+template <> struct Sleef<SleefLevel::Sse2> { SWITCHYARD_SLEEF_FUNCTIONS(SWITCHYARD_SLEEF_MEMBER, sse2) };
+template <> struct Sleef<SleefLevel::Sse4> { SWITCHYARD_SLEEF_FUNCTIONS(SWITCHYARD_SLEEF_MEMBER, sse4) };
+template <> struct Sleef<SleefLevel::Avx2> { SWITCHYARD_SLEEF_FUNCTIONS(SWITCHYARD_SLEEF_MEMBER, avx2128) };
+// clang-format on
+#undef SWITCHYARD_SLEEF_MEMBER
+#undef SWITCHYARD_SLEEF_FUNCTIONS
+
+template <SleefLevel L>
+BlockFn kernel_at(ir::OpCode op, bool f32) {
+  using S = Sleef<L>;
   switch (op) {
     case ir::OpCode::Tan:
-      if (f32) return &unary<float, Sleef_tanf4_u10>;
-      return &unary<double, Sleef_tand2_u10>;
+      if (f32) return &unary<float, S::tanf4_u10>;
+      return &unary<double, S::tand2_u10>;
     case ir::OpCode::Pow:
-      if (f32) return &binary<float, Sleef_powf4_u10>;
-      return &binary<double, Sleef_powd2_u10>;
+      if (f32) return &binary<float, S::powf4_u10>;
+      return &binary<double, S::powd2_u10>;
     case ir::OpCode::Atan2:
-      if (f32) return &binary<float, Sleef_atan2f4_u10>;
-      return &binary<double, Sleef_atan2d2_u10>;
+      if (f32) return &binary<float, S::atan2f4_u10>;
+      return &binary<double, S::atan2d2_u10>;
     case ir::OpCode::Hypot:
-      if (f32) return &binary<float, Sleef_hypotf4_u05>;
-      return &binary<double, Sleef_hypotd2_u05>;
+      if (f32) return &binary<float, S::hypotf4_u05>;
+      return &binary<double, S::hypotd2_u05>;
     case ir::OpCode::CopySign:
-      if (f32) return &binary<float, Sleef_copysignf4>;
-      return &binary<double, Sleef_copysignd2>;
-#define SWITCHYARD_GUARDED(opcode, fn)                                    \
-  case ir::OpCode::opcode:                                                \
-    if (f32) return &guarded_unary<float, Sleef_##fn##f4_u10, Libm_##fn>; \
-    return &guarded_unary<double, Sleef_##fn##d2_u10, Libm_##fn>;
+      if (f32) return &binary<float, S::copysignf4>;
+      return &binary<double, S::copysignd2>;
+#define SWITCHYARD_GUARDED(opcode, fn)                               \
+  case ir::OpCode::opcode:                                           \
+    if (f32) return &guarded_unary<float, S::fn##f4_u10, Libm_##fn>; \
+    return &guarded_unary<double, S::fn##d2_u10, Libm_##fn>;
       SWITCHYARD_GUARDED(Asin, asin)
       SWITCHYARD_GUARDED(Acos, acos)
       SWITCHYARD_GUARDED(Atan, atan)
@@ -156,6 +189,22 @@ BlockFn vector_math_block_kernel(ir::OpCode op, DType t) {
     default:
       return nullptr;
   }
+}
+
+}  // namespace
+
+BlockFn vector_math_block_kernel(ir::OpCode op, DType t) {
+  const bool f32 = t == DType::Float32;
+  if (!f32 && t != DType::Float64) return nullptr;
+  switch (sleef_level()) {
+    case SleefLevel::Sse2:
+      return kernel_at<SleefLevel::Sse2>(op, f32);
+    case SleefLevel::Sse4:
+      return kernel_at<SleefLevel::Sse4>(op, f32);
+    case SleefLevel::Avx2:
+      break;
+  }
+  return kernel_at<SleefLevel::Avx2>(op, f32);
 }
 
 }  // namespace switchyard::cpu
