@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 
+#include "api/fill_value.hpp"
 #include "expr/node.hpp"
 #include "expr/realize.hpp"
 #include "expr/writes.hpp"
@@ -115,6 +116,7 @@ void Array::assign(Scalar value) const {
     throw ValueError("Python integer " + std::to_string(value.i) +
                      " out of bounds for int32: expected a value in [-2147483648, 2147483647] "
                      "to write into an int32 array");
+  if (value.kind == ScalarKind::Float) check_fill_value(value.f, dtype_);
   const ScalarValue scalar = value.kind == ScalarKind::Float ? ScalarValue{DType::Float64, value.f}
                              : value.kind == ScalarKind::Int ? ScalarValue{DType::Int64, 0, value.i}
                                                              : ScalarValue{DType::Bool, 0, value.i};

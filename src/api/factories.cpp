@@ -7,6 +7,7 @@
 #include <cstring>
 #include <numbers>
 
+#include "api/fill_value.hpp"
 #include "api/view_bounds.hpp"
 #include "core/checked.hpp"
 #include "runtime/buffer.hpp"
@@ -59,15 +60,14 @@ void check_count(std::int64_t num, const char* what) {
                      " elements: expected a count >= 0");
 }
 
-// A fill value must be one the integer dtype holds, as NumPy's scalar conversion requires
-// (x.fill(nan) and x[...] = nan raise "cannot convert float NaN to integer"): converting it
-// unchecked would give x86's INT_MIN where the caller meant a value.
-void check_fill(double value, DType dtype) {
+}  // namespace
+
+void check_fill_value(double value, DType dtype) {
   if (!is_integer(dtype)) return;
   if (std::isnan(value) || std::isinf(value))
     throw ValueError(std::string("cannot convert float ") +
-                     (std::isnan(value) ? "NaN" : "infinity") + " to integer: full of " +
-                     std::string(name(dtype)) + " needs a finite fill value");
+                     (std::isnan(value) ? "NaN" : "infinity") + " to integer: an " +
+                     std::string(name(dtype)) + " array needs a finite value");
   const double lo = dtype == DType::Int32 ? -0x1p31 : -0x1p63, whole = std::trunc(value);
   if (whole < lo || whole >= -lo)
     throw ValueError("fill value " + std::to_string(value) + " out of bounds for " +
@@ -75,8 +75,6 @@ void check_fill(double value, DType dtype) {
                      std::to_string(static_cast<std::int64_t>(lo)) + ", " +
                      std::to_string(static_cast<std::uint64_t>(-lo) - 1) + "]");
 }
-
-}  // namespace
 
 Array Array::zeros(const Shape& shape, DType dtype) {
   return full(shape, 0, dtype);
@@ -94,7 +92,7 @@ Array Array::full(const Shape& shape, double value, DType dtype) {
                                  [value](std::int64_t i) { return i % 2 == 0 ? value : 0.0; });
     return Array(parts.buffer(), dtype, shape, contiguous_strides(shape), 0);
   }
-  check_fill(value, dtype);
+  check_fill_value(value, dtype);
   return generate(shape, dtype, [value](std::int64_t) { return value; });
 }
 

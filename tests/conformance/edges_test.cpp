@@ -203,6 +203,11 @@ TEST_P(Edges, FullOfIntegersRejectsValuesTheyCannotHold) {
   EXPECT_THROW(Array::full({1}, 3e9, DType::Int32), ValueError);
   EXPECT_EQ(Array::full({1}, 3e9, DType::Int64).item<std::int64_t>(), 3000000000);
   EXPECT_TRUE(Array::full({1}, nan, DType::Bool).item<bool>());  // NaN is truthy
+  // fill and assign of a scalar follow the same rule, leaving the array as it was.
+  const Array x = Array::full({3}, 5, DType::Int32);
+  EXPECT_THROW(x.fill(nan), ValueError);
+  EXPECT_THROW(x.slice(0, 1, 2).assign(inf), ValueError);
+  EXPECT_EQ(x.to_vector<std::int64_t>(), (std::vector<std::int64_t>{5, 5, 5}));
 }
 
 // Contracted axes never broadcast: matmul's inner extents must be equal, also when one is 1.
