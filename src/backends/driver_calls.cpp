@@ -76,10 +76,6 @@ void stop_driver_calls() {
   g.call_left.wait(lock, [&] { return g.in_flight.load() <= own; });
 }
 
-bool driver_calls_stopped() {
-  return gate().stopped.load();
-}
-
 WaitedForAtExit::WaitedForAtExit() {
   ++waited_for;
 }

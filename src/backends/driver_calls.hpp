@@ -24,9 +24,6 @@ class DriverCall {
 // calls run (exit's own work: destructors that free device memory). Idempotent.
 void stop_driver_calls();
 
-// Whether stop_driver_calls() has begun.
-bool driver_calls_stopped();
-
 // Work that exit waits for by other means (the runtime's background tasks, which exit cancels
 // and joins before any static is destroyed) is never parked: within this scope a thread's driver
 // calls always run. Scopes nest.
