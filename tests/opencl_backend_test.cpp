@@ -15,6 +15,7 @@
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
+#include "conformance/reference.hpp"
 #include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
@@ -28,6 +29,8 @@ using ir::OpCode;
 using ir::ReduceOp;
 using ir::ReduceOver;
 
+using conformance::dot_error_bound;
+using conformance::sum_error_bound;
 using testing_support::kNaN;
 
 class OpenCLBackend : public ::testing::Test {
@@ -334,11 +337,13 @@ TEST_P(Reductions, MatchFloat64Reference) {
   for (std::int64_t r = 0; r < rows; ++r) {
     double acc = op == ReduceOp::Prod ? 1 : op == ReduceOp::Sum ? 0 : double(v[r * len]);
     std::int64_t at = 0;
+    double magnitude = 0;  // Σ|x|, for the sum's error bound
     for (std::int64_t j = 0; j < len; ++j) {
       const double x = v[r * len + j];
       switch (op) {
         case ReduceOp::Sum:
           acc += x;
+          magnitude += std::abs(x);
           break;
         case ReduceOp::Prod:
           acc *= x;
@@ -360,9 +365,13 @@ TEST_P(Reductions, MatchFloat64Reference) {
     if (std::isnan(want)) {
       EXPECT_TRUE(std::isnan(got[r])) << "row " << r;
     } else {
-      EXPECT_NEAR(got[r], want,
-                  1e-6 * (1 + std::abs(want)) + (op == ReduceOp::Sum ? 1e-7 * len : 0))
-          << "row " << r;
+      // reference.hpp's bounds: pairwise for sums, len roundings for products; min, max and
+      // the arg ops are exact.
+      const double tol = op == ReduceOp::Sum ? sum_error_bound(DType::Float32, len, magnitude, want)
+                         : op == ReduceOp::Prod
+                             ? dot_error_bound(DType::Float32, len, std::abs(want), want)
+                             : 0;
+      EXPECT_NEAR(got[r], want, tol) << "row " << r;
     }
   }
 }
@@ -420,7 +429,8 @@ TEST_F(OpenCLBackend, Float32SumOfManyValuesIsAccurate) {
   const Shape shape{n};
   const float got = run<float>(
       b.build(), shape, {{upload(v), DType::Float32, 0, contiguous_strides(shape)}}, {}, 1)[0];
-  EXPECT_NEAR(got, n * double(0.1f), 1e-6 * n * 0.1);
+  const double sum = n * double(0.1f);
+  EXPECT_NEAR(got, sum, sum_error_bound(DType::Float32, n, sum, sum));
 }
 
 template <class T>
