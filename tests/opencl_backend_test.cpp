@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -15,6 +16,7 @@
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_driver_cache.hpp"
 #include "conformance/reference.hpp"
 #include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
@@ -36,11 +38,13 @@ using testing_support::kNaN;
 class OpenCLBackend : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    // A private cache directory, so that runs neither share nor pollute the user's cache.
-    static const std::string dir =
-        (std::filesystem::temp_directory_path() / ("sy-ocl-test-" + std::to_string(getpid())))
-            .string();
-    setenv("SWITCHYARD_CACHE_DIR", dir.c_str(), 1);
+    // A private cache directory, so that runs neither share nor pollute the user's cache. One
+    // for the process (the kernel cache reads the variable once), removed at exit after the
+    // runtime's own statics, which were made after it. PoCL's cache stays where the user's is:
+    // the driver's compiles are no part of what these tests check, only slow when cold.
+    opencl::place_driver_cache();
+    static const testing_support::TempDir cache;
+    setenv("SWITCHYARD_CACHE_DIR", cache.path().c_str(), 1);
     backend_ = opencl::make_backend().release();
   }
   void SetUp() override {
@@ -495,6 +499,54 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
       for (int i = 0; i < m; ++i) ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i])));
     }
   }
+}
+
+// PoCL's cache layout (<dir>/<2 letters>/<hash>/ per program, tempfile_* at the top), made by
+// hand with file times in the past.
+struct FakePoclCache {
+  testing_support::TempDir dir;
+  const std::filesystem::file_time_type now = std::filesystem::file_time_type::clock::now();
+
+  void file(const std::filesystem::path& path, std::size_t bytes, std::chrono::hours age) const {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << std::string(bytes, 'x');
+    std::filesystem::last_write_time(path, now - age);
+  }
+  std::filesystem::path program(const std::string& name, std::size_t bytes,
+                                std::chrono::hours age) const {
+    const auto p = dir.path() / name.substr(0, 2) / name.substr(2);
+    file(p / "program.bc", bytes, age);
+    file(p / "last_accessed", 0, age);
+    return p;
+  }
+};
+
+TEST(DriverCache, TrimsStaleFilesAndLeastRecentlyUsedProgramsToTheBound) {
+  using std::chrono::hours;
+  namespace fs = std::filesystem;
+  const FakePoclCache cache;
+  const fs::path old_temp = cache.dir.path() / "tempfile_old",
+                 new_temp = cache.dir.path() / "tempfile_new";
+  cache.file(old_temp, 0, hours(30));
+  cache.file(new_temp, 0, hours(0));
+  const fs::path oldest = cache.program("AAoldest", 1000, hours(50));
+  const fs::path older = cache.program("BBolder", 1000, hours(40));
+  const fs::path recent = cache.program("CCrecent", 1000, hours(0));  // in use: never removed
+  const fs::path old = cache.program("DDold", 1000, hours(20));
+
+  opencl::bound_driver_cache(cache.dir.path(), 2500);
+  EXPECT_FALSE(fs::exists(old_temp));
+  EXPECT_TRUE(fs::exists(new_temp)) << "another process may be writing it";
+  EXPECT_FALSE(fs::exists(oldest));
+  EXPECT_FALSE(fs::exists(older));
+  EXPECT_TRUE(fs::exists(old)) << "2000 bytes are left, within the bound";
+  EXPECT_TRUE(fs::exists(recent));
+
+  // Trimmed within the hour: the next process leaves it alone.
+  cache.file(old_temp, 0, hours(30));
+  opencl::bound_driver_cache(cache.dir.path(), 0);
+  EXPECT_TRUE(fs::exists(old_temp));
+  EXPECT_TRUE(fs::exists(old));
 }
 
 }  // namespace
