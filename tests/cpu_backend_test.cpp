@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backends/cpu/cpu_backend.hpp"
+#include "conformance/reference.hpp"
 #include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
@@ -749,10 +750,10 @@ void expect_reduced(ReduceOp op, DType t, double got, double want, std::int64_t 
     EXPECT_NEAR(got, want, 1.5 * std::fabs(static_cast<float>(want)) * 6e-8 + 1e-30) << where;
     return;
   }
-  const double eps = t == DType::Float32 ? 6e-8 : 1.2e-16;
-  const double tolerance =
-      op == ReduceOp::Sum ? 1e-13 * n : 4 * eps * std::sqrt(double(n)) + eps * 64;
-  EXPECT_NEAR(got, want, tolerance * (1 + std::fabs(want))) << where;
+  // Float64 sums of n values below 100 (fill_for) and products of n factors, in whatever order
+  // the SIMD width gives: within n roundings (reference.hpp).
+  const double magnitude = op == ReduceOp::Sum ? 100.0 * n : std::fabs(want);
+  EXPECT_NEAR(got, want, conformance::dot_error_bound(t, n, magnitude, want)) << where;
 }
 
 void fill_for(ReduceOp op, DType t, DeviceArray& x, std::int64_t n, unsigned seed) {

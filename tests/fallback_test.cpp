@@ -479,8 +479,8 @@ int track_of(const nlohmann::json& trace, const std::string& device_id) {
 }
 
 TEST_F(Fallback, TraceShowsCompileTransferAndExecuteOnEachDevicesTrack) {
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("switchyard_fallback_trace_" + std::to_string(getpid()) + ".json");
+  const testing_support::TempDir dir;
+  const auto path = dir.path() / "trace.json";
   const Inputs in = host_inputs(kHostElements);
   start_trace(path.string());
   Array on_opencl, on_cpu;
@@ -499,7 +499,6 @@ TEST_F(Fallback, TraceShowsCompileTransferAndExecuteOnEachDevicesTrack) {
   std::ifstream file(path);
   ASSERT_TRUE(file) << path;
   const nlohmann::json trace = nlohmann::json::parse(file);
-  std::filesystem::remove(path);
   const int cl_tid = track_of(trace, "opencl:0");
   const int cpu_tid = track_of(trace, "cpu:0");
   ASSERT_GE(cl_tid, 0);

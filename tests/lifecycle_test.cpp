@@ -15,6 +15,7 @@
 
 #include "child_process.hpp"
 #include "switchyard/runtime.hpp"
+#include "test_support.hpp"
 
 namespace switchyard {
 namespace {
@@ -23,22 +24,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::Child;
 using testing::ChildResult;
-
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "switchyard-lifecycle-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using testing_support::has_opencl;
+using testing_support::TempDir;
 
 ChildResult run(const std::vector<std::string>& args, const fs::path& cache,
                 std::map<std::string, std::string> env = {}) {
@@ -88,9 +75,7 @@ void expect_valid_profile(const fs::path& path) {
 const std::map<std::string, std::string> kCpuOnly{{"SWITCHYARD_BACKEND", "cpu"}};
 
 TEST(Shutdown, FiftyOpenClProgramsExitCleanly) {
-  bool opencl = false;
-  for (const DeviceInfo& d : devices()) opencl = opencl || d.id() == "opencl:0";
-  if (!opencl) GTEST_SKIP() << "no OpenCL device in the registry";
+  if (!has_opencl()) GTEST_SKIP() << "no OpenCL device in the registry";
   constexpr int kRuns = 50, kBatch = 5;
   const auto start = std::chrono::steady_clock::now();
   int clean = 0;
@@ -142,6 +127,24 @@ TEST(Shutdown, ThreadsStillRunningDeviceWorkWhenMainReturns) {
                     << r.err;
   }
   std::cout << clean << " of " << kRuns << " runs exited cleanly\n";
+}
+
+// A program's files go to its cache directory (PoCL's build cache under ours, unless the user
+// placed it), none to the temporary directory.
+TEST(Cache, PoclCacheGoesUnderOursAndNothingToTheTemporaryDirectory) {
+  if (!has_opencl()) GTEST_SKIP() << "no OpenCL device in the registry";
+  TempDir dir;
+  const fs::path tmp = dir.path() / "tmp";
+  fs::create_directory(tmp);
+  // An empty POCL_CACHE_DIR counts as unset (this process may have set one for itself).
+  const ChildResult r =
+      run({"opencl"}, dir.path(), {{"TMPDIR", tmp.string()}, {"POCL_CACHE_DIR", ""}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::is_empty(tmp));
+  int programs = 0;
+  for (const auto& e : fs::recursive_directory_iterator(dir.path() / "pocl"))
+    programs += e.path().filename() == "program.bc";
+  EXPECT_GE(programs, 1) << "PoCL built nothing under " << dir.path() / "pocl";
 }
 
 TEST(Logging, DebugShowsDetectionCompilesDecisionsAndEachWarningOnce) {

@@ -14,7 +14,10 @@
 #include "runtime/fault_injection.hpp"
 #include "runtime/metrics.hpp"
 #include "runtime/trace.hpp"
+#include "switchyard/error.hpp"
+#include "switchyard/metrics.hpp"
 #include "switchyard/switchyard.hpp"
+#include "test_support.hpp"
 
 namespace switchyard::runtime {
 namespace {
@@ -172,10 +175,11 @@ DeviceInfo device(std::string backend, std::string name) {
   return d;
 }
 
-// The same in a death test's child, which runs the test body again in a new process.
-std::filesystem::path temporary_trace_path(const std::string& test) {
-  return std::filesystem::temp_directory_path() / ("switchyard_" + test + "_trace.json");
-}
+// A trace file under a fresh directory, removed with it at the end of the test.
+struct TemporaryTrace {
+  testing_support::TempDir dir;
+  std::filesystem::path path = dir.path() / "trace.json";
+};
 
 nlohmann::json read_json(const std::filesystem::path& path) {
   std::ifstream in(path);
@@ -192,7 +196,8 @@ int track_of(const nlohmann::json& trace, const std::string& device_id) {
 }
 
 TEST(Trace, SpansBecomeCompleteEventsOnTheirDevicesTrack) {
-  const auto path = temporary_trace_path("spans");
+  const TemporaryTrace trace_file;
+  const auto& path = trace_file.path;
   const DeviceInfo cpu = device("cpu", "Test CPU");
   const DeviceInfo cl = device("opencl", "Test OpenCL");
   start_trace(path.string());
@@ -235,11 +240,11 @@ TEST(Trace, SpansBecomeCompleteEventsOnTheirDevicesTrack) {
 
   stop_trace();
   EXPECT_FALSE(tracing());
-  std::filesystem::remove(path);
 }
 
 TEST(Trace, ConcurrentSpansAreAllRecorded) {
-  const auto path = temporary_trace_path("threads");
+  const TemporaryTrace trace_file;
+  const auto& path = trace_file.path;
   const DeviceInfo cpu = device("cpu", "Test CPU"), cl = device("opencl", "Test OpenCL");
   start_trace(path.string());
   std::vector<std::thread> threads;
@@ -254,11 +259,11 @@ TEST(Trace, ConcurrentSpansAreAllRecorded) {
   for (const auto& e : trace["traceEvents"]) complete += e["ph"] == "X";
   EXPECT_EQ(complete, 400);
   stop_trace();
-  std::filesystem::remove(path);
 }
 
 TEST(Trace, NothingIsRecordedWhenOff) {
-  const auto path = temporary_trace_path("off");
+  const TemporaryTrace trace_file;
+  const auto& path = trace_file.path;
   start_trace(path.string());
   stop_trace();
   const DeviceInfo cpu = device("cpu", "Test CPU");
@@ -268,7 +273,6 @@ TEST(Trace, NothingIsRecordedWhenOff) {
   const nlohmann::json trace = read_json(path);
   for (const auto& e : trace["traceEvents"]) EXPECT_EQ(e["ph"], "M");
   stop_trace();
-  std::filesystem::remove(path);
 }
 
 TEST(Trace, UnwritablePathIsConfigError) {
@@ -278,7 +282,10 @@ TEST(Trace, UnwritablePathIsConfigError) {
 
 TEST(Trace, VariableWritesTheFileAtExit) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");  // a fresh process reads SWITCHYARD_TRACE
-  const auto path = temporary_trace_path("exit");
+  // Named the same in the death test's child, which runs the test body again in a new process.
+  const testing_support::RemovedAtScopeEnd trace_file(std::filesystem::temp_directory_path() /
+                                                      "switchyard_exit_trace.json");
+  const auto& path = trace_file.path();
   EXPECT_EXIT(
       {
         setenv("SWITCHYARD_TRACE", path.c_str(), 1);
@@ -292,7 +299,6 @@ TEST(Trace, VariableWritesTheFileAtExit) {
   int executes = 0;
   for (const auto& e : trace["traceEvents"]) executes += e["ph"] == "X" && e["tid"] == tid;
   EXPECT_EQ(executes, 1);
-  std::filesystem::remove(path);
 }
 
 }  // namespace

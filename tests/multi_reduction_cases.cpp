@@ -8,6 +8,8 @@
 #include <limits>
 #include <utility>
 
+#include "conformance/reference.hpp"
+
 namespace switchyard::testing_support {
 namespace {
 
@@ -408,9 +410,14 @@ void expect_case_matches(Device& device, const ReductionCase& c) {
       } else if (!is_floating(f.dtype)) {
         ASSERT_EQ(g, static_cast<double>(static_cast<std::int64_t>(w.wrapped))) << where;
       } else {
-        const double eps = f.dtype == DType::Float32 ? 1e-6 : 1e-12;
-        const double scale = f.op == ReduceOp::Sum ? w.magnitude + 1 : std::fabs(w.value) + 1e-30;
-        ASSERT_NEAR(g, w.value, eps * scale) << where;
+        // reference.hpp's bounds in the fold's result dtype (pairwise for sums, `length`
+        // roundings for products), each term one product of inputs, rounded once.
+        const DType result = ir::reduce_result(f.op, f.dtype);
+        const double tol =
+            f.op == ReduceOp::Sum
+                ? conformance::sum_error_bound(result, length, w.magnitude, w.value, 1)
+                : conformance::dot_error_bound(result, length, std::fabs(w.value), w.value, 1);
+        ASSERT_NEAR(g, w.value, tol) << where;
       }
     }
   }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <numeric>
 #include <random>
@@ -15,6 +16,8 @@
 #include "backends/opencl/opencl_backend.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_driver_cache.hpp"
+#include "conformance/reference.hpp"
 #include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
@@ -28,16 +31,20 @@ using ir::OpCode;
 using ir::ReduceOp;
 using ir::ReduceOver;
 
+using conformance::dot_error_bound;
+using conformance::sum_error_bound;
 using testing_support::kNaN;
 
 class OpenCLBackend : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    // A private cache directory, so that runs neither share nor pollute the user's cache.
-    static const std::string dir =
-        (std::filesystem::temp_directory_path() / ("sy-ocl-test-" + std::to_string(getpid())))
-            .string();
-    setenv("SWITCHYARD_CACHE_DIR", dir.c_str(), 1);
+    // A private cache directory, so that runs neither share nor pollute the user's cache. One
+    // for the process (the kernel cache reads the variable once), removed at exit after the
+    // runtime's own statics, which were made after it. PoCL's cache stays where the user's is:
+    // the driver's compiles are no part of what these tests check, only slow when cold.
+    opencl::place_driver_cache();
+    static const testing_support::TempDir cache;
+    setenv("SWITCHYARD_CACHE_DIR", cache.path().c_str(), 1);
     backend_ = opencl::make_backend().release();
   }
   void SetUp() override {
@@ -330,11 +337,13 @@ TEST_P(Reductions, MatchFloat64Reference) {
   for (std::int64_t r = 0; r < rows; ++r) {
     double acc = op == ReduceOp::Prod ? 1 : op == ReduceOp::Sum ? 0 : double(v[r * len]);
     std::int64_t at = 0;
+    double magnitude = 0;  // Σ|x|, for the sum's error bound
     for (std::int64_t j = 0; j < len; ++j) {
       const double x = v[r * len + j];
       switch (op) {
         case ReduceOp::Sum:
           acc += x;
+          magnitude += std::abs(x);
           break;
         case ReduceOp::Prod:
           acc *= x;
@@ -356,9 +365,13 @@ TEST_P(Reductions, MatchFloat64Reference) {
     if (std::isnan(want)) {
       EXPECT_TRUE(std::isnan(got[r])) << "row " << r;
     } else {
-      EXPECT_NEAR(got[r], want,
-                  1e-6 * (1 + std::abs(want)) + (op == ReduceOp::Sum ? 1e-7 * len : 0))
-          << "row " << r;
+      // reference.hpp's bounds: pairwise for sums, len roundings for products; min, max and
+      // the arg ops are exact.
+      const double tol = op == ReduceOp::Sum ? sum_error_bound(DType::Float32, len, magnitude, want)
+                         : op == ReduceOp::Prod
+                             ? dot_error_bound(DType::Float32, len, std::abs(want), want)
+                             : 0;
+      EXPECT_NEAR(got[r], want, tol) << "row " << r;
     }
   }
 }
@@ -416,7 +429,8 @@ TEST_F(OpenCLBackend, Float32SumOfManyValuesIsAccurate) {
   const Shape shape{n};
   const float got = run<float>(
       b.build(), shape, {{upload(v), DType::Float32, 0, contiguous_strides(shape)}}, {}, 1)[0];
-  EXPECT_NEAR(got, n * double(0.1f), 1e-6 * n * 0.1);
+  const double sum = n * double(0.1f);
+  EXPECT_NEAR(got, sum, sum_error_bound(DType::Float32, n, sum, sum));
 }
 
 template <class T>
@@ -481,6 +495,54 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
       for (int i = 0; i < m; ++i) ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i])));
     }
   }
+}
+
+// PoCL's cache layout (<dir>/<2 letters>/<hash>/ per program, tempfile_* at the top), made by
+// hand with file times in the past.
+struct FakePoclCache {
+  testing_support::TempDir dir;
+  const std::filesystem::file_time_type now = std::filesystem::file_time_type::clock::now();
+
+  void file(const std::filesystem::path& path, std::size_t bytes, std::chrono::hours age) const {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << std::string(bytes, 'x');
+    std::filesystem::last_write_time(path, now - age);
+  }
+  std::filesystem::path program(const std::string& name, std::size_t bytes,
+                                std::chrono::hours age) const {
+    const auto p = dir.path() / name.substr(0, 2) / name.substr(2);
+    file(p / "program.bc", bytes, age);
+    file(p / "last_accessed", 0, age);
+    return p;
+  }
+};
+
+TEST(DriverCache, TrimsStaleFilesAndLeastRecentlyUsedProgramsToTheBound) {
+  using std::chrono::hours;
+  namespace fs = std::filesystem;
+  const FakePoclCache cache;
+  const fs::path old_temp = cache.dir.path() / "tempfile_old",
+                 new_temp = cache.dir.path() / "tempfile_new";
+  cache.file(old_temp, 0, hours(30));
+  cache.file(new_temp, 0, hours(0));
+  const fs::path oldest = cache.program("AAoldest", 1000, hours(50));
+  const fs::path older = cache.program("BBolder", 1000, hours(40));
+  const fs::path recent = cache.program("CCrecent", 1000, hours(0));  // in use: never removed
+  const fs::path old = cache.program("DDold", 1000, hours(20));
+
+  opencl::bound_driver_cache(cache.dir.path(), 2500);
+  EXPECT_FALSE(fs::exists(old_temp));
+  EXPECT_TRUE(fs::exists(new_temp)) << "another process may be writing it";
+  EXPECT_FALSE(fs::exists(oldest));
+  EXPECT_FALSE(fs::exists(older));
+  EXPECT_TRUE(fs::exists(old)) << "2000 bytes are left, within the bound";
+  EXPECT_TRUE(fs::exists(recent));
+
+  // Trimmed within the hour: the next process leaves it alone.
+  cache.file(old_temp, 0, hours(30));
+  opencl::bound_driver_cache(cache.dir.path(), 0);
+  EXPECT_TRUE(fs::exists(old_temp));
+  EXPECT_TRUE(fs::exists(old));
 }
 
 }  // namespace

@@ -13,7 +13,9 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "runtime/placement.hpp"
@@ -45,7 +47,8 @@ class ScopedEnv {
 };
 
 // A fresh directory under the system's temporary directory, removed with everything in it at the
-// end of the scope.
+// end of the scope (also when an assertion returns early): what a test writes goes there, so
+// that a run leaves nothing behind.
 class TempDir {
  public:
   TempDir() {
@@ -55,9 +58,29 @@ class TempDir {
       throw std::runtime_error("mkdtemp failed for " + pattern);
     path_ = pattern;
   }
-  ~TempDir() { std::filesystem::remove_all(path_); }
+  ~TempDir() {
+    std::error_code ignored;  // a destructor must not throw; nothing is left to do on failure
+    std::filesystem::remove_all(path_, ignored);
+  }
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Removes a path at the end of the scope, for a file whose name must be known before the scope
+// starts (a death test's child, which runs the test body again, writes it).
+class RemovedAtScopeEnd {
+ public:
+  explicit RemovedAtScopeEnd(std::filesystem::path path) : path_(std::move(path)) {}
+  ~RemovedAtScopeEnd() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  RemovedAtScopeEnd(const RemovedAtScopeEnd&) = delete;
+  RemovedAtScopeEnd& operator=(const RemovedAtScopeEnd&) = delete;
   const std::filesystem::path& path() const { return path_; }
 
  private:

@@ -56,6 +56,37 @@ def to_sy(n):
     return sy.asarray(np.ascontiguousarray(n))
 
 
+def rounding_bound(magnitude, result, roundings, dtype):
+    """The error bound every floating tolerance derives from (the Python twin of
+    tests/conformance/reference.hpp's rounding_error_bound): a result computed in `dtype` with
+    at most `roundings` roundings on any value's path, from values whose magnitudes add up to
+    `magnitude`, is within gamma_k * magnitude of the exact one (Higham, Accuracy and Stability,
+    3.1), plus its own rounding; never less than one ulp of the result."""
+    u = np.finfo(dtype).eps / 2
+    gamma = roundings * u / (1 - roundings * u)
+    result = np.abs(np.asarray(result, dtype=np.float64))
+    ulp = np.spacing(result.astype(dtype)).astype(np.float64)
+    return np.maximum(gamma * np.asarray(magnitude, dtype=np.float64) + u * result, ulp)
+
+
+def sum_bound(terms, axis=None, keepdims=False):
+    """A sum of `terms` along `axis` in their dtype: every device sums at least as accurately as
+    pairwise summation, ceil(log2 n) roundings, whatever its ISA or order."""
+    terms = np.asarray(terms)
+    count = terms.size // max(np.sum(terms, axis=axis, keepdims=True).size, 1)
+    exact = np.sum(terms.astype(np.float64), axis=axis, keepdims=keepdims)
+    magnitude = np.sum(np.abs(terms.astype(np.float64)), axis=axis, keepdims=keepdims)
+    return rounding_bound(magnitude, exact, np.ceil(np.log2(max(count, 1))), terms.dtype)
+
+
+def matmul_bound(a, b):
+    """a @ b in their dtype: dot products of length k in any order (BLAS orders them by ISA),
+    k roundings each."""
+    a, b = np.asarray(a), np.asarray(b)
+    k = a.shape[-1]
+    return rounding_bound(np.abs(a) @ np.abs(b), a @ b, max(k, 1), np.result_type(a, b))
+
+
 def assert_matches(got, expected, rtol=None, atol=0.0):
     got_np = np.asarray(got)
     expected = np.asarray(expected)

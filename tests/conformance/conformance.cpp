@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <random>
 
+#include "conformance/reference.hpp"
+
 namespace switchyard::conformance {
 
 std::vector<std::string> device_ids() {
@@ -63,10 +65,12 @@ double tolerance(DType t, bool transcendental) {
 }
 
 double sum_tolerance(DType t, bool transcendental, const std::vector<double>& terms) {
-  double squares = 0;
-  for (double x : terms) squares += x * x;
-  return tolerance(t, transcendental) * std::log2(static_cast<double>(terms.size()) + 2) *
-         std::max(1.0, std::sqrt(squares));
+  double squares = 0, sum_abs = 0, sum = 0;
+  for (double x : terms) squares += x * x, sum_abs += std::abs(x), sum += x;
+  const double terms_error = tolerance(t, transcendental) *
+                             std::log2(static_cast<double>(terms.size()) + 2) *
+                             std::max(1.0, std::sqrt(squares));
+  return terms_error + sum_error_bound(t, static_cast<std::int64_t>(terms.size()), sum_abs, sum);
 }
 
 void expect_close(const Array& actual, const std::vector<double>& expected, bool transcendental,

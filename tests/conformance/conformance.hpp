@@ -57,8 +57,8 @@ void expect_close(const Array& actual, const std::vector<double>& expected, bool
                   const std::string& what);
 
 // Absolute tolerance for a sum of `terms` (float64 host values) computed in dtype t, each term
-// good to tolerance(t, transcendental): rounding errors of either sign grow like the terms' L2
-// norm, and the accumulation adds about one rounding per halving (log2 of the count).
+// good to tolerance(t, transcendental): the terms' own errors, of either sign, grow like their
+// L2 norm, and the summation adds at most sum_error_bound (reference.hpp) of its own.
 double sum_tolerance(DType t, bool transcendental, const std::vector<double>& terms);
 
 // The same with an absolute tolerance per element, for results whose error a host model bounds

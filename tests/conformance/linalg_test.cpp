@@ -1,6 +1,7 @@
 // matmul for every operand kind: gemm and gemv through each backend's BLAS, batched products with
 // broadcast batch axes, the fused dot product and integer and bool products, with views.
 #include "conformance/conformance.hpp"
+#include "conformance/reference.hpp"
 
 namespace switchyard::conformance {
 namespace {
@@ -16,6 +17,22 @@ std::vector<double> naive_matmul(const std::vector<double>& a, const std::vector
   return c;
 }
 
+// The bound of each element of a·b computed in dtype t: a dot product of length k, summed by
+// BLAS in its own order (reference.hpp's dot_error_bound).
+std::vector<double> matmul_tolerances(DType t, const std::vector<double>& a,
+                                      const std::vector<double>& b, std::int64_t m, std::int64_t k,
+                                      std::int64_t n) {
+  std::vector<double> abs_a(a.size()), abs_b(b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) abs_a[i] = std::abs(a[i]);
+  for (std::size_t i = 0; i < b.size(); ++i) abs_b[i] = std::abs(b[i]);
+  const std::vector<double> want = naive_matmul(a, b, m, k, n);
+  const std::vector<double> magnitude = naive_matmul(abs_a, abs_b, m, k, n);
+  std::vector<double> tolerances(want.size());
+  for (std::size_t i = 0; i < want.size(); ++i)
+    tolerances[i] = dot_error_bound(t, k, magnitude[i], want[i]);
+  return tolerances;
+}
+
 TEST_P(Linalg, GemmAndGemvMatchNaiveLoops) {
   for (DType t : {DType::Float32, DType::Float64}) {
     if (!device_has_fp64() && t == DType::Float64) continue;
@@ -27,24 +44,19 @@ TEST_P(Linalg, GemmAndGemvMatchNaiveLoops) {
       const Array a = host_array(va, {m, k}, t), b = host_array(vb, {k, n}, t);
       const std::string what = "matmul " + std::string(name(t)) + " " + std::to_string(m) + "x" +
                                std::to_string(k) + "x" + std::to_string(n);
-      // BLAS accumulates k products in its own order: the error grows with k.
-      const double scale = 10 * std::sqrt(double(k));
-      auto near = [&](const Array& got, const std::vector<double>& want, const std::string& w) {
-        const auto g = got.to_vector<double>();
-        ASSERT_EQ(g.size(), want.size()) << w;
-        for (std::size_t i = 0; i < g.size(); ++i)
-          ASSERT_NEAR(g[i], want[i],
-                      scale * tolerance(t, false) * std::max(1.0, std::abs(want[i])) * 4)
-              << w << " element " << i;
-      };
-      near(matmul(a, b), naive_matmul(va, vb, m, k, n), what);
+      const auto product = naive_matmul(va, vb, m, k, n);
+      const auto tolerances = matmul_tolerances(t, va, vb, m, k, n);
+      expect_within(matmul(a, b), product, tolerances, what);
       // A stored transposed (column-major) is read in place.
-      near(matmul(host_array(va, {m, k}, t).transpose().copy().transpose(), b),
-           naive_matmul(va, vb, m, k, n), what + " with A transposed in memory");
+      expect_within(matmul(host_array(va, {m, k}, t).transpose().copy().transpose(), b), product,
+                    tolerances, what + " with A transposed in memory");
       const auto x = random_values(k, t, 3);
-      near(matmul(a, host_array(x, {k}, t)), naive_matmul(va, x, m, k, 1), what + " gemv");
-      near(matmul(host_array(va, {m, k}, t).transpose().copy().transpose(), host_array(x, {k}, t)),
-           naive_matmul(va, x, m, k, 1), what + " gemv with A transposed in memory");
+      const auto gemv = naive_matmul(va, x, m, k, 1);
+      const auto gemv_tolerances = matmul_tolerances(t, va, x, m, k, 1);
+      expect_within(matmul(a, host_array(x, {k}, t)), gemv, gemv_tolerances, what + " gemv");
+      expect_within(
+          matmul(host_array(va, {m, k}, t).transpose().copy().transpose(), host_array(x, {k}, t)),
+          gemv, gemv_tolerances, what + " gemv with A transposed in memory");
     }
   }
 }
@@ -103,13 +115,13 @@ TEST_P(Linalg, VectorTimesMatrixIsGemvOfTheTranspose) {
       const auto x = random_values(k, t, 7), vb = random_values(k * n, t, 8);
       const Array v = host_array(x, {k}, t);
       const auto want = naive_matmul(x, vb, 1, k, n);
-      const double tol = 40 * std::sqrt(double(k)) * tolerance(t, false);
+      const auto tolerances = matmul_tolerances(t, x, vb, 1, k, n);
       const Array r = matmul(v, host_array(vb, {k, n}, t));
       EXPECT_EQ(r.shape(), (Shape{n}));
-      expect_within(r, want, std::vector<double>(n, tol * 4), "vector times matrix");
+      expect_within(r, want, tolerances, "vector times matrix");
       // B stored column-major: its transpose copied, viewed back.
       const Array column_major = host_array(vb, {k, n}, t).transpose().copy().transpose();
-      expect_within(matmul(v, column_major), want, std::vector<double>(n, tol * 4),
+      expect_within(matmul(v, column_major), want, tolerances,
                     "vector times a column-major matrix");
     }
   }

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "conformance/conformance.hpp"
+#include "conformance/reference.hpp"
 #include "switchyard/pipeline.hpp"
 
 namespace switchyard::conformance {
@@ -56,6 +57,20 @@ TEST_P(Pipeline, MapWhereFoldsAreOnePass) {
     EXPECT_EQ(query.report().stages.size(), 1u) << query.report().to_string();
     EXPECT_EQ(query.max().item<double>(), *std::max_element(want.begin(), want.end())) << what;
   }
+}
+
+// The largest sum above is about 2.65e6, where one float32 ulp is 0.25; its tolerance was once
+// 0.153, so a device rounding correctly failed (PoCL on AVX-512). A tolerance is never finer
+// than one ulp of the result, and covers what pairwise summation in any order may add.
+TEST_P(Pipeline, SumToleranceIsNeverFinerThanTheResultsRounding) {
+  const std::int64_t n = kSizes.back();
+  const auto want = kept(random_values(n, DType::Float32, 5));
+  double sum = 0, sum_abs = 0;
+  for (double v : want) sum += v, sum_abs += std::abs(v);
+  const double tol = sum_tolerance(DType::Float32, false, want);
+  EXPECT_GE(tol, ulp(sum, DType::Float32));
+  EXPECT_GE(tol,
+            sum_error_bound(DType::Float32, static_cast<std::int64_t>(want.size()), sum_abs, sum));
 }
 
 TEST_P(Pipeline, IntegerAggregatesUseTheFoldIdentity) {

@@ -80,12 +80,16 @@ TEST_P(Reductions, OverAllElements) {
         if (is_arg(op)) {
           EXPECT_EQ(out.item<std::int64_t>(), f.index) << what;
         } else {
-          // A float32 sum of 2^20 terms stays within pairwise-summation error of the exact sum.
-          const double tol = t == DType::Float32 ? 1e-6 * std::sqrt(double(n) + 1) : 1e-12;
-          const double got = out.item<double>();
-          EXPECT_NEAR(got, f.value,
-                      tol * std::max(1.0, std::abs(f.value)) + (t == DType::Float32 ? 1e-3 : 1e-9))
-              << what;
+          // Sums within pairwise summation's bound, products within n roundings, in the
+          // result's dtype (exact for integers); min and max are one of the values.
+          const DType result = ir::reduce_result(op, t);
+          double sum_abs = 0;
+          for (double x : v) sum_abs += std::abs(x);
+          const double tol = op == ir::ReduceOp::Sum ? sum_error_bound(result, n, sum_abs, f.value)
+                             : op == ir::ReduceOp::Prod
+                                 ? dot_error_bound(result, n, std::abs(f.value), f.value)
+                                 : 0;
+          EXPECT_NEAR(out.item<double>(), f.value, tol) << what;
         }
       }
   }
@@ -110,17 +114,24 @@ TEST_P(Reductions, OverEachAxisOfAMatrixAndAView) {
           const int ax = axis < 0 ? 1 : axis;
           const std::int64_t outer = ax == 0 ? c : r, inner = ax == 0 ? r : c;
           ASSERT_EQ(out.shape(), Shape{outer});
-          std::vector<double> expected;
+          std::vector<double> expected, sum_tolerances;
           for (std::int64_t o = 0; o < outer; ++o) {
             std::vector<double> line;
             for (std::int64_t i = 0; i < inner; ++i) line.push_back(ax == 0 ? at(i, o) : at(o, i));
             const Folded f = fold(line, op);
             expected.push_back(is_arg(op) ? static_cast<double>(f.index) : f.value);
+            double sum_abs = 0;
+            for (double x : line) sum_abs += std::abs(x);
+            sum_tolerances.push_back(
+                sum_error_bound(ir::reduce_result(op, t), inner, sum_abs, f.value));
           }
-          expect_close(out, expected, t == DType::Float32 && op == ir::ReduceOp::Sum,
-                       std::string(ir::name(op)) + " axis " + std::to_string(axis) +
-                           (transposed ? " of a transposed " : " of a ") + std::string(name(t)) +
-                           " matrix");
+          const std::string what = std::string(ir::name(op)) + " axis " + std::to_string(axis) +
+                                   (transposed ? " of a transposed " : " of a ") +
+                                   std::string(name(t)) + " matrix";
+          if (op == ir::ReduceOp::Sum)
+            expect_within(out, expected, sum_tolerances, what);
+          else
+            expect_close(out, expected, false, what);
         }
     }
   }

@@ -1,5 +1,6 @@
 // Float64 host references for every operation, following the semantics documented in
-// src/expr/kernel_ir.hpp, and NumPy's promotion table written out by hand.
+// src/expr/kernel_ir.hpp, NumPy's promotion table written out by hand, and the error bounds that
+// every tolerance in tests/ derives from.
 #pragma once
 
 #include <algorithm>
@@ -75,6 +76,66 @@ inline double logaddexp_reference(double a, double b) {
   const long double d = x - y;
   if (std::isnan(d)) return static_cast<double>(d);
   return static_cast<double>(std::max(x, y) + std::log1p(std::exp(-std::fabs(d))));
+}
+
+// ---- error bounds
+
+// The gap between 1 and the next value of dtype t (of its parts, for complex dtypes); 0 for
+// bool and integers, which compute exactly.
+inline double epsilon(DType t) {
+  switch (t) {
+    case DType::Float32:
+    case DType::Complex64:
+      return std::numeric_limits<float>::epsilon();
+    case DType::Float64:
+    case DType::Complex128:
+      return std::numeric_limits<double>::epsilon();
+    default:
+      return 0;
+  }
+}
+
+// The gap between |x| and the next larger value of dtype t: one unit in the last place of a
+// result near x. 0 for exact dtypes.
+inline double ulp(double x, DType t) {
+  if (epsilon(t) == 0 || !std::isfinite(x)) return 0;
+  if (epsilon(t) == std::numeric_limits<float>::epsilon()) {
+    const float f = std::abs(static_cast<float>(x));
+    return static_cast<double>(std::nextafter(f, std::numeric_limits<float>::infinity()) - f);
+  }
+  return std::nextafter(std::abs(x), std::numeric_limits<double>::infinity()) - std::abs(x);
+}
+
+// The bound behind every floating tolerance: a result computed in dtype t with at most
+// `roundings` roundings on the path of any value into it, from values whose magnitudes add up to
+// `magnitude`, is within γ_k · magnitude of the exact result (γ_k = k·u / (1 - k·u), u = eps/2;
+// Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., §3.1), plus its own rounding
+// into t; never less than one ulp of the result.
+inline double rounding_error_bound(DType t, double roundings, double magnitude, double result) {
+  const double u = epsilon(t) / 2;
+  const double gamma = roundings * u / (1 - roundings * u);
+  return std::max(gamma * magnitude + u * std::abs(result), ulp(result, t));
+}
+
+// A sum of `count` terms whose absolute values add up to `sum_abs`, each computed on the device
+// with `term_roundings` roundings of its own. Every backend's reductions sum at least as
+// accurately as pairwise summation (src/codegen/codegen.hpp: Kahan per work-item and a pairwise
+// tree; the CPU accumulates float32 in float64), whatever the ISA or the order: ⌈log2 count⌉
+// roundings (Higham §4.2).
+inline double sum_error_bound(DType t, std::int64_t count, double sum_abs, double result,
+                              int term_roundings = 0) {
+  const double levels = std::ceil(std::log2(static_cast<double>(std::max<std::int64_t>(count, 1))));
+  return rounding_error_bound(t, levels + term_roundings, sum_abs, result);
+}
+
+// A dot product of length k (sum_abs_products = Σ|a_i·b_i|), or a product of k factors
+// (sum_abs_products = |result|), in any order, with or without fused multiply-adds: k roundings
+// (Higham §3.1), and `term_roundings` more for each factor computed on the device. BLAS
+// libraries block and order their sums by ISA.
+inline double dot_error_bound(DType t, std::int64_t k, double sum_abs_products, double result,
+                              int term_roundings = 0) {
+  const double steps = static_cast<double>(std::max<std::int64_t>(k, 1));
+  return rounding_error_bound(t, steps * (1 + term_roundings), sum_abs_products, result);
 }
 
 inline double nan_min(double a, double b) {

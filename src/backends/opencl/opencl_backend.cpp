@@ -1,10 +1,13 @@
 #include "backends/opencl/opencl_backend.hpp"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "backends/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_driver_cache.hpp"
 #include "backends/opencl/opencl_error.hpp"
+#include "runtime/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {
@@ -81,6 +84,9 @@ DeviceTraits traits_of(cl_platform_id p, cl_device_id d) {
 class Backend final : public switchyard::Backend {
  public:
   Backend() {
+    const std::filesystem::path driver_cache = place_driver_cache();
+    if (!driver_cache.empty())
+      bound_driver_cache(driver_cache, KernelCache::instance().max_bytes());
     cl_uint count = 0;
     const cl_int err = clGetPlatformIDs(0, nullptr, &count);
     if (err != CL_SUCCESS || count == 0) {
