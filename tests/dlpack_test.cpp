@@ -1,6 +1,7 @@
 // DLPack import and export: zero-copy both ways, deleter honoured exactly once.
 #include <gtest/gtest.h>
 
+#include <complex>
 #include <cstdint>
 #include <limits>
 
@@ -194,6 +195,20 @@ TEST(DLPack, NegativeStridesAndEmptyTensorsImport) {
   e->dl_tensor.shape[0] = 0;
   const Array empty = from_dlpack(e);
   EXPECT_EQ(empty.shape(), (Shape{0, 3}));
+}
+
+// A stride on an axis of extent 1 reaches nothing, so a producer may write any value there (even
+// past half the int64 range): the parts of such a complex tensor are still its parts.
+TEST(DLPack, AnyStrideOnAnAxisOfExtentOneImports) {
+  std::complex<float> data[3] = {{1, -1}, {2, -2}, {3, -3}};
+  std::int64_t shape[2] = {1, 3};
+  std::int64_t strides[2] = {std::numeric_limits<std::int64_t>::max() / 2 + 7, 1};
+  DLManagedTensor t{};
+  t.dl_tensor = {data, {kDLCPU, 0}, 2, {kDLComplex, 64, 1}, shape, strides, 0};
+  t.deleter = [](DLManagedTensor*) {};
+  const Array a = from_dlpack(&t);
+  EXPECT_EQ(real(a).to_vector<float>(), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(imag(a).to_vector<float>(), (std::vector<float>{-1, -2, -3}));
 }
 
 }  // namespace

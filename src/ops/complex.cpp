@@ -16,16 +16,20 @@ void require(const Array& a, std::string_view fn) {
   if (!a) throw ValueError(std::string(fn) + " of a null Array: expected an array");
 }
 
-// Strides in complex elements as strides in their float parts.
-Strides doubled(const Strides& strides) {
+// Strides in complex elements as strides in their float parts. A stride that reaches nothing (an
+// axis of extent 1, or any axis of an empty array) may be anything a DLPack producer wrote, even
+// past half the int64 range: it becomes 0, which reaches the same elements.
+Strides doubled(const Array& c) {
   Strides out;
-  for (std::int64_t s : strides) out.push_back(2 * s);
+  const bool empty = c.size() == 0;
+  for (int i = 0; i < c.ndim(); ++i)
+    out.push_back(empty || c.shape()[i] == 1 ? 0 : 2 * c.strides()[i]);
   return out;
 }
 
 // A view of one part (0: re, 1: im) of a complex array, in its float dtype.
 Array part(const Array& c, int which) {
-  return Array(c.buffer(), component_dtype(c.dtype()), c.shape(), doubled(c.strides()),
+  return Array(c.buffer(), component_dtype(c.dtype()), c.shape(), doubled(c),
                2 * c.offset() + which);
 }
 
@@ -46,7 +50,7 @@ namespace complex_parts {
 Array pairs_of(const Array& c) {
   Shape shape = c.shape();
   shape.push_back(2);
-  Strides strides = doubled(c.strides());
+  Strides strides = doubled(c);
   strides.push_back(1);
   return Array(c.buffer(), component_dtype(c.dtype()), shape, strides, 2 * c.offset());
 }

@@ -200,9 +200,13 @@ fs::path cache_directory() {
 KernelCache& KernelCache::instance() {
   // Kernels get their own folder: the calibration profile shares the cache directory, and
   // eviction must only ever count and delete kernel entries.
-  static const fs::path root = cache_directory();
-  static KernelCache cache(root.empty() ? root : root / "kernels");
-  return cache;
+  // Never destroyed: threads a program leaves running may still be compiling while exit
+  // destroys statics, and one destroyed under them would be read after its destructor ran.
+  static KernelCache* cache = [] {
+    const fs::path root = cache_directory();
+    return new KernelCache(root.empty() ? root : root / "kernels");
+  }();
+  return *cache;
 }
 
 KernelCache::KernelCache(fs::path directory, std::uint64_t max_bytes)
