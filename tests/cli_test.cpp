@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,6 +26,13 @@ testing::ChildResult run_cli(const std::vector<std::string>& arguments,
   std::vector<std::string> command = {SWITCHYARD_CLI};
   command.insert(command.end(), arguments.begin(), arguments.end());
   return testing::Child(command, env, dir.path() / "switchyard").wait();
+}
+
+// A ratio as the demo's table prints it: "1.07x".
+std::string fmt_ratio(double ratio) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2fx", ratio);
+  return text;
 }
 
 TEST(Info, MarksEveryBadSettingAndStillShowsTheMachine) {
@@ -133,6 +142,15 @@ TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
     EXPECT_GT(row["devices"][id]["seconds"].get<double>(), 0);
   }
   EXPECT_GT(row["auto"]["seconds"].get<double>(), 0);
+  // Auto's time over the fastest device's, as the row's own times give it.
+  double best_s = std::numeric_limits<double>::infinity();
+  for (const std::string& id : ids)
+    best_s = std::min(best_s, row["devices"][id]["seconds"].get<double>());
+  EXPECT_DOUBLE_EQ(row["auto"]["over_best_pinned"].get<double>(),
+                   row["auto"]["seconds"].get<double>() / best_s);
+  EXPECT_NE(r.out.find(fmt_ratio(row["auto"]["over_best_pinned"].get<double>())),
+            std::string::npos)
+      << r.out;
   // auto's choice is one of the candidates: a device, or the CPU inline or parallel.
   const std::string choice = row["auto"]["choice"];
   EXPECT_TRUE(std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {

@@ -10,21 +10,6 @@ namespace {
 constexpr double kMaxFactor = 1e4;   // searched each way from the workload's size
 constexpr double kPrecision = 1.05;  // bisection stops when the bracket is this narrow
 
-// The same work at another size: elements, bytes and flops scale linearly (a simplification for
-// gemm, whose flops grow faster than its bytes; good enough to place a break-even).
-Workload scaled(const Workload& w, double factor) {
-  const auto scale = [factor](std::uint64_t bytes) {
-    return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * factor));
-  };
-  Workload s = w;
-  s.elements = std::llround(static_cast<double>(w.elements) * factor);
-  s.bytes_read = scale(w.bytes_read);
-  s.bytes_written = scale(w.bytes_written);
-  s.flops = w.flops * factor;
-  for (auto& in : s.inputs) in.bytes = scale(in.bytes);
-  return s;
-}
-
 }  // namespace
 
 std::optional<std::int64_t> Scheduler::break_even(const Workload& w) const {

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace switchyard::scheduler {
 namespace {
@@ -132,6 +133,17 @@ int History::samples(const HistoryKey& key) const {
   std::lock_guard lock(mutex_);
   const auto it = series_.find(key);
   return it == series_.end() ? 0 : static_cast<int>(it->second.samples_s.size());
+}
+
+std::vector<std::pair<int, double>> History::estimates(std::uint64_t signature,
+                                                       const std::string& candidate) const {
+  std::vector<std::pair<int, double>> out;
+  std::lock_guard lock(mutex_);
+  // Keys sort by signature first: the signature's series are one range of the map.
+  for (auto it = series_.lower_bound({signature, std::numeric_limits<int>::min(), {}});
+       it != series_.end() && it->first.signature == signature; ++it)
+    if (it->first.candidate == candidate) out.emplace_back(it->first.bucket, it->second.estimate_s);
+  return out;
 }
 
 void History::merge_measured(const History& other) {

@@ -103,6 +103,15 @@ struct Row {
   std::vector<Cell> devices;  // one per device id, in order
   Cell automatic;
   AutoChoice choice;
+
+  // Auto's time over the fastest pinned device's: what choosing automatically cost (or saved).
+  std::optional<double> regret() const {
+    std::optional<double> best;
+    for (const Cell& c : devices)
+      if (c.seconds && (!best || *c.seconds < *best)) best = c.seconds;
+    if (!best || !automatic.seconds || !(*best > 0)) return std::nullopt;
+    return *automatic.seconds / *best;
+  }
 };
 
 nlohmann::json cell_json(const Cell& c) {
@@ -120,6 +129,8 @@ nlohmann::json rows_json(const std::vector<std::string>& ids, const std::vector<
     row["auto"]["choice"] = r.choice.device;
     row["auto"]["share"] = r.choice.share;
     row["auto"]["reason"] = r.choice.reason;
+    const std::optional<double> regret = r.regret();
+    row["auto"]["over_best_pinned"] = regret ? nlohmann::json(*regret) : nlohmann::json(nullptr);
     j["rows"].push_back(row);
   }
   return j;
@@ -128,11 +139,13 @@ nlohmann::json rows_json(const std::vector<std::string>& ids, const std::vector<
 void print_table(const std::vector<std::string>& ids, const std::vector<Row>& rows) {
   std::string header = fmt::format("  {:<12} {:>9}", "workload", "n");
   for (const auto& id : ids) header += fmt::format(" {:>11}", id);
-  fmt::print("\n{} {:>11}  {}\n", header, "auto", "auto's choice: explain's reason");
+  fmt::print("\n{} {:>11} {:>6}  {}\n", header, "auto", "/best", "auto's choice: explain's reason");
   for (const Row& r : rows) {
     std::string line = fmt::format("  {:<12} {:>9}", r.workload, r.n);
     for (const Cell& c : r.devices) line += fmt::format(" {:>11}", cell_text(c));
-    line += fmt::format(" {:>11}  ", cell_text(r.automatic));
+    const std::optional<double> regret = r.regret();
+    line += fmt::format(" {:>11} {:>6}  ", cell_text(r.automatic),
+                        regret ? fmt::format("{:.2f}x", *regret) : "-");
     line += r.automatic.seconds ? fmt::format("{} ({:.0f}% of its time): {}", r.choice.device,
                                               r.choice.share * 100, r.choice.reason)
                                 : "failed: " + r.automatic.error;
@@ -223,7 +236,8 @@ int demo(const DemoOptions& options) {
   std::ofstream(options.json_path) << rows_json(ids, rows, total_s).dump(2) << '\n';
   fmt::print(
       "\n  Times are medians of up to {} runs after a warm-up (which compiles), each run\n"
-      "  end to end with its result read back. {} written; took {}.\n",
+      "  end to end with its result read back; /best is auto's time over the fastest device's.\n"
+      "  {} written; took {}.\n",
       runs, options.json_path, duration(total_s));
 
   const bool any_device_works = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
