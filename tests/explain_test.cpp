@@ -258,6 +258,39 @@ TEST_F(Explain, FallbackIsReportedWithWhereTheWorkActuallyRan) {
   EXPECT_NE(e.to_string().find("after 1 fallback(s)"), std::string::npos) << e.to_string();
 }
 
+// sy.explain(y) after y was read: the kernel that wrote it, where and why, not a blank.
+TEST_F(Explain, AnArrayAlreadyComputedReportsTheKernelThatWroteIt) {
+  const Array a = Array::from_vector(values(1000, 1, 0));
+  const Array y = sin(a) * 2.0f + 1.0f;
+  const Explanation live = explain(y);  // pending: computed now, every candidate ranked
+  ASSERT_EQ(live.kernels.size(), 1u);
+  EXPECT_FALSE(live.kernels[0].candidates.empty());
+  ASSERT_FALSE(y.pending());
+  const Explanation later = explain(y);  // computed: what its storage kept of the kernel
+  ASSERT_EQ(later.kernels.size(), 1u);
+  const KernelReport& k = later.kernels[0];
+  const KernelReport& then = live.kernels[0];
+  EXPECT_EQ(k.kernel, then.kernel);
+  EXPECT_EQ(k.operators, then.operators);
+  EXPECT_EQ(k.elements, 1000);
+  EXPECT_EQ(k.chosen, then.chosen);
+  EXPECT_EQ(k.reason, then.reason);
+  EXPECT_EQ(k.ran_on, then.ran_on);
+  EXPECT_EQ(k.actual_s, then.actual_s);
+  EXPECT_EQ(k.execute_s, then.execute_s);
+  EXPECT_EQ(k.predicted_s, then.predicted_s);
+  EXPECT_TRUE(k.candidates.empty());
+  const std::string text = later.to_string();
+  EXPECT_NE(text.find("computed before this call"), std::string::npos) << text;
+  EXPECT_NE(text.find("ran on: " + k.ran_on), std::string::npos) << text;
+  // Values from the host were computed by no kernel: a note says so.
+  const Explanation host = explain(a);
+  EXPECT_TRUE(host.kernels.empty());
+  EXPECT_NE(host.to_string().find("written from the host"), std::string::npos)
+      << host.to_string();
+  EXPECT_THROW(explain(Array()), ValueError);
+}
+
 TEST_F(Explain, PinnedWorkSaysSo) {
   const Array a = Array::from_vector(values(1000, 1, 0));
   Explanation e;

@@ -31,6 +31,7 @@ struct KernelReport {
   std::string compiling_in_background;  // device compiling the kernel meanwhile, or empty
   std::string ran_on;                   // after fallbacks, where it actually ran
   double actual_s = 0;
+  double predicted_s = 0;  // the model's prediction where it ran; 0 when it made none
   // Of the attempt that succeeded: its stages, and whether its program was already compiled.
   double compile_s = 0, transfer_s = 0, execute_s = 0;
   bool cache_hit = false;
@@ -40,6 +41,8 @@ struct KernelReport {
 };
 
 struct Explanation {
+  // What the kernels cannot say: how an array already computed came to be, when no kernel did.
+  std::vector<std::string> notes;
   std::vector<KernelReport> kernels;
   // Each place the work could not stay one kernel: "reduction-consumed: sum (3) float32", ...
   // (reason codes: reduction-consumed, graph-bound, reshape, library-op, iteration-space).
@@ -50,5 +53,13 @@ struct Explanation {
 
 // Runs `work` and explains every kernel it launched on this thread.
 Explanation explain(const std::function<void()>& work);
+
+class Array;
+// How `a` is computed: pending, by computing it now (as explain of its eval()); already computed,
+// by the kernel that last wrote its storage: where it ran, why there, its stages' times and the
+// model's prediction (the other candidates' figures are known only while the work runs: explain
+// the work itself to see them). An array whose values came from the host has no kernel, and a
+// note says so.
+Explanation explain(const Array& a);
 
 }  // namespace switchyard

@@ -112,6 +112,7 @@ void bind_explain(nb::module_& m) {
       .def_ro("reason", &KernelReport::reason)
       .def_ro("ran_on", &KernelReport::ran_on)
       .def_ro("actual_s", &KernelReport::actual_s)
+      .def_ro("predicted_s", &KernelReport::predicted_s)
       .def_ro("compile_s", &KernelReport::compile_s)
       .def_ro("transfer_s", &KernelReport::transfer_s)
       .def_ro("execute_s", &KernelReport::execute_s)
@@ -120,6 +121,7 @@ void bind_explain(nb::module_& m) {
       .def_ro("break_even_elements", &KernelReport::break_even_elements)
       .def_ro("break_even_choice", &KernelReport::break_even_choice);
   nb::class_<Explanation>(m, "Explanation")
+      .def_ro("notes", &Explanation::notes)
       .def_ro("kernels", &Explanation::kernels)
       .def_ro("fusion_stops", &Explanation::fusion_stops)
       .def_ro("advice", &Explanation::advice)
@@ -127,6 +129,7 @@ void bind_explain(nb::module_& m) {
   // The work is Python code, so it runs with the GIL held; its kernels are recorded on this
   // thread.
   m.def("_explain", [](nb::callable work) { return explain([&] { work(); }); });
+  m.def("_explain_array", [](const Array& a) { return explain(a); });
 }
 
 void bind_metrics(nb::module_& m) {

@@ -78,11 +78,12 @@ def strict():
 
 
 def explain(work, *args, **kwargs):
-    """Runs work(*args, **kwargs) (or computes an Array) and explains every kernel it launched:
-    the candidates with their predicted times, the choice and its reason, what happened."""
+    """Runs work(*args, **kwargs) and explains every kernel it launched: the candidates with
+    their predicted times, the choice and its reason, what happened. Of an Array: computes it
+    and explains that if it is pending; if it was computed already, the kernel that last wrote
+    it (where it ran, why, its times and the model's prediction)."""
     if isinstance(work, _sy.Array):
-        array = work
-        return _sy._explain(lambda: array.eval())
+        return _sy._explain_array(work)
     return _sy._explain(lambda: work(*args, **kwargs))
 
 

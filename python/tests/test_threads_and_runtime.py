@@ -87,6 +87,20 @@ def test_explain_names_candidates_choice_and_reason():
     assert "chosen" in str(e)
 
 
+def test_explain_of_an_array_already_computed_reports_the_kernel_that_wrote_it():
+    x = sy.asarray(np.linspace(0, 1, 1000, dtype=np.float32))
+    y = sy.sin(x) * 2
+    np.asarray(y)  # read first, as the README's example does
+    e = sy.explain(y)
+    assert len(e.kernels) == 1
+    k = e.kernels[0]
+    assert k.ran_on and k.chosen and k.reason and k.actual_s > 0
+    assert set(k.operators) == {"sin", "mul"}
+    assert "ran on: " + k.ran_on in str(e)
+    host = sy.explain(x)  # copied from NumPy: no kernel computed it, and it says so
+    assert not host.kernels and "written from the host" in str(host)
+
+
 def test_metrics_are_dicts_counting_every_execution():
     sy.reset_metrics()
     x = sy.arange(1000, dtype=sy.float64)

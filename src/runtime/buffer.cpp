@@ -200,7 +200,18 @@ void Buffer::mark_host_written() {
   if (!host_) return;  // no host memory yet: nothing can have been written there
   for (auto& c : device_copies_) c.valid = false;
   host_valid_ = true;
+  provenance_.reset();  // a kernel that wrote it sets its own after this
   if (shared()) settle_shared(nullptr);
+}
+
+void Buffer::set_provenance(runtime::Provenance p) {
+  std::lock_guard lock(mutex_);
+  provenance_ = std::move(p);
+}
+
+std::optional<runtime::Provenance> Buffer::provenance() const {
+  std::lock_guard lock(mutex_);
+  return provenance_;
 }
 
 void Buffer::refresh_host_from_owner() {

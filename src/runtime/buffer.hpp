@@ -17,11 +17,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "runtime/provenance.hpp"
 #include "scheduler/workload.hpp"
 
 namespace switchyard {
@@ -81,6 +83,11 @@ class Buffer {
   // After the owner of borrowed memory wrote it: that copy (host or device) alone is valid.
   void mark_borrowed_written();
 
+  // The kernel that last wrote this storage (explain of an array already computed); none since
+  // a write from the host.
+  void set_provenance(runtime::Provenance p);
+  std::optional<runtime::Provenance> provenance() const;
+
  private:
   struct DeviceCopy {
     Device* device;
@@ -106,6 +113,7 @@ class Buffer {
   std::vector<DeviceCopy> device_copies_;
   std::atomic<int> lent_{0};  // exports not yet given back
   Device* owner_ = nullptr;   // shared storage: the device holding the owner's copy, or null
+  std::optional<runtime::Provenance> provenance_;
 
   std::mutex readers_mutex_;  // apart from mutex_, which transfers hold: building stays cheap
   std::vector<std::weak_ptr<void>> readers_;

@@ -221,8 +221,9 @@ class Plan {
 // Runs `attempt` on the plan's candidates until one succeeds; records metrics, history, traces
 // and explain reports; throws AllDevicesFailed listing every attempt when all fail.
 template <class Attempt_>
-auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label,
-             const Attempt_& attempt) {
+auto execute(const scheduler::Workload& w, const ir::Kernel* kernel,
+             const std::shared_ptr<const std::string>& shared_label, const Attempt_& attempt) {
+  const std::string_view label = *shared_label;
   const auto start = TraceClock::now();
   Plan plan(w, kernel, label);
   std::vector<runtime::Attempt> attempts;
@@ -231,6 +232,7 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string
   // A device disabled for failing repeatedly is not tried again, unless the work is pinned there.
   if (plan.more_possible() && device_health().disabled(candidate->device->info().id()))
     candidate = plan.next(failed_devices);
+  const Candidate chosen = candidate ? *candidate : Candidate{};
   ExplainRecorder* explain = ExplainRecorder::active();
   if (explain && candidate)
     explain->begin(w, label, plan.scheduler(), plan.compiled(), *candidate, plan.reason(),
@@ -255,7 +257,15 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel, std::string
                         static_cast<int>(attempts.size()), scheduler::describe(plan.reason())});
       if (explain)
         explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
-                                     static_cast<int>(attempts.size())});
+                                     static_cast<int>(attempts.size()), predicted_s});
+      const Provenance provenance{shared_label,         w.elements,
+                                  chosen.device,        chosen.parallelism,
+                                  plan.reason(),        &device,
+                                  candidate->parallelism, static_cast<int>(attempts.size()),
+                                  t.cache_hit,          total_s,
+                                  t.compile_s,          t.transfer_s,
+                                  t.execute_s,          predicted_s};
+      for (const View& v : out) v.buffer->set_provenance(provenance);
       if (Device* compiling = plan.compiling_in_background())
         if (Recorder* recorder = Recorder::active())
           recorder->note_compiling(*compiling, w.signature);
@@ -339,10 +349,14 @@ std::string kernel_label(const ir::Kernel& kernel) {
 namespace {
 
 // Labels are made once per kernel and thread: every execution's metrics record names its kernel.
-const std::string& cached_label(const ir::Kernel& kernel, std::uint64_t hash) {
-  thread_local std::unordered_map<std::uint64_t, std::string> labels;
-  auto it = labels.find(hash);
-  if (it == labels.end()) it = labels.emplace(hash, kernel_label(kernel)).first;
+// Labels by signature, made once per thread and shared with the provenance of what each kernel
+// writes, so that recording it never allocates.
+template <class Make>
+const std::shared_ptr<const std::string>& cached_label(std::uint64_t signature, const Make& make) {
+  thread_local std::unordered_map<std::uint64_t, std::shared_ptr<const std::string>> labels;
+  auto it = labels.find(signature);
+  if (it == labels.end())
+    it = labels.emplace(signature, std::make_shared<const std::string>(make())).first;
   return it->second;
 }
 
@@ -384,7 +398,7 @@ std::vector<View> realize(const Group& g) {
   // unwritten comes along to the device that runs it.
   for (const View& d : g.destinations) buffers[placed++] = d.buffer.get();
   add_residency(w, std::span(buffers, placed));
-  const std::string& label = cached_label(kernel, w.signature);
+  const auto& label = cached_label(w.signature, [&] { return kernel_label(kernel); });
   Recorder* recorder = Recorder::active();
   if (recorder) recorder->check_destinations(g.destinations);
 
@@ -414,13 +428,13 @@ std::vector<View> realize(const Group& g) {
         for (std::size_t i = 0; i < g.inputs.size(); ++i)
           operands[i] = operand_on(device, g.inputs[i], t);
         stage = "compile";
-        const Prepared prepared = prepare(device, kernel, w.signature, label);
+        const Prepared prepared = prepare(device, kernel, w.signature, *label);
         t.compile_s = prepared.compile_s;
         t.cache_hit = prepared.cache_hit;
         stage = "launch";
         const LaunchArgs args{g.shape, std::span(operands, g.inputs.size()), g.scalars,
                               std::span(results, n_outputs), c.parallelism};
-        timed_launch(device, label, t, [&] { device.launch(*prepared.executable, args); });
+        timed_launch(device, *label, t, [&] { device.launch(*prepared.executable, args); });
         for (const View& out : outs) out.buffer->mark_written(device);
         if (recorder) recorder->record_kernel(c, prepared.executable, g, outs);
         return outs;
@@ -450,7 +464,7 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
   const Buffer* buffers[2] = {};
   for (std::size_t i = 0; i < inputs.size(); ++i) buffers[i] = inputs[i].buffer.get();
   add_residency(w, std::span(buffers, inputs.size()));
-  const std::string label = library_label(op);
+  const auto& label = cached_label(w.signature, [&] { return library_label(op); });
   return execute(
       w, nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
@@ -467,11 +481,11 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
         for (std::size_t i = 0; i < outs.size(); ++i)
           *out_slots[i] = {outs[i].buffer->write_on(device), outs[i].dtype, 0, outs[i].strides};
         stage = "compile";
-        const Prepared prepared = prepare(device, op, label);
+        const Prepared prepared = prepare(device, op, *label);
         t.compile_s = prepared.compile_s;
         t.cache_hit = prepared.cache_hit;
         stage = "launch";
-        timed_launch(device, label, t, [&] { device.launch(*prepared.executable, placed); });
+        timed_launch(device, *label, t, [&] { device.launch(*prepared.executable, placed); });
         for (const View& out : outs) out.buffer->mark_written(device);
         if (recorder) recorder->record_library(c, prepared.executable, op, placed, inputs, outs);
         return outs;

@@ -2,7 +2,11 @@
 #include <cstdio>
 #include <string>
 
+#include "runtime/buffer.hpp"
 #include "runtime/explain_recorder.hpp"
+#include "switchyard/array.hpp"
+#include "switchyard/error.hpp"
+#include "switchyard/ops.hpp"
 
 namespace switchyard {
 namespace runtime {
@@ -47,13 +51,7 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
                             scheduler::Reason reason, const Device* background) {
   KernelReport r;
   r.kernel = label;
-  // The label lists the operators before the dtype: "mul,sin,add float32".
-  const std::string_view ops = label.substr(0, label.find(' '));
-  for (std::size_t at = 0; at < ops.size();) {
-    const std::size_t comma = std::min(ops.find(',', at), ops.size());
-    r.operators.emplace_back(ops.substr(at, comma - at));
-    at = comma + 1;
-  }
+  r.operators = operators_of(label);
   r.elements = w.elements;
   r.chosen = candidate_name(chosen);
   r.reason = scheduler ? std::string(scheduler::describe(reason))
@@ -69,13 +67,8 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
     }
     if (auto flip = scheduler->break_even(w)) {
       r.break_even_elements = *flip;
-      scheduler::Workload at = w;
-      const double scale = static_cast<double>(*flip) / static_cast<double>(w.elements);
-      at.elements = *flip;
-      at.bytes_read = static_cast<std::uint64_t>(w.bytes_read * scale);
-      at.bytes_written = static_cast<std::uint64_t>(w.bytes_written * scale);
-      at.flops = w.flops * scale;
-      for (auto& in : at.inputs) in.bytes = static_cast<std::uint64_t>(in.bytes * scale);
+      const scheduler::Workload at =
+          scheduler::scaled(w, static_cast<double>(*flip) / static_cast<double>(w.elements));
       r.break_even_choice = scheduler->models()[scheduler->decide(at).chosen].name;
     }
   }
@@ -95,6 +88,19 @@ void ExplainRecorder::finish(const Candidate& ran, const Outcome& outcome) {
   r.execute_s = outcome.execute_s;
   r.cache_hit = outcome.cache_hit;
   r.fallbacks = outcome.fallbacks;
+  r.predicted_s = outcome.predicted_s;
+}
+
+std::vector<std::string> operators_of(std::string_view label) {
+  // The label lists the operators before the dtype: "mul,sin,add float32".
+  std::vector<std::string> operators;
+  const std::string_view ops = label.substr(0, label.find(' '));
+  for (std::size_t at = 0; at < ops.size();) {
+    const std::size_t comma = std::min(ops.find(',', at), ops.size());
+    operators.emplace_back(ops.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return operators;
 }
 
 // Advice from the reports: what would make this work faster.
@@ -132,14 +138,24 @@ std::vector<std::string> advise(const std::vector<KernelReport>& kernels) {
 
 std::string Explanation::to_string() const {
   std::string s;
+  for (const auto& n : notes) s += n + "\n";
   for (const auto& k : kernels) {
     s += "kernel " + k.kernel + " over " + std::to_string(k.elements) + " elements (" +
          std::to_string(k.operators.size()) + " operators fused)\n";
     char line[256];
-    std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", "candidate",
-                  "compile", "transfer", "launch", "compute", "predicted", "measured", "");
-    s += line;
+    if (k.candidates.empty()) {
+      s += "  predicted " + (k.predicted_s > 0 ? runtime::ms(k.predicted_s) : std::string("-")) +
+           " where it ran; compile " + runtime::ms(k.compile_s) + ", transfer " +
+           runtime::ms(k.transfer_s) + ", execute " + runtime::ms(k.execute_s) +
+           (k.cache_hit ? " (already compiled)" : "") + "\n";
+    }
     for (const auto& c : k.candidates) {
+      if (&c == &k.candidates.front()) {
+        std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n",
+                      "candidate", "compile", "transfer", "launch", "compute", "predicted",
+                      "measured", "");
+        s += line;
+      }
       std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", c.name.c_str(),
                     runtime::ms(c.compile_s).c_str(), runtime::ms(c.transfer_s).c_str(),
                     runtime::ms(c.launch_s).c_str(), runtime::ms(c.compute_s).c_str(),
@@ -159,6 +175,38 @@ std::string Explanation::to_string() const {
   if (!advice.empty()) s += "advice:\n";
   for (const auto& a : advice) s += "  - " + a + "\n";
   return s;
+}
+
+Explanation explain(const Array& a) {
+  if (!a) throw ValueError("explain of a null Array: expected an array");
+  if (a.pending()) return explain([&] { eval(a); });
+  Explanation e;
+  const std::optional<runtime::Provenance> p = a.buffer()->provenance();
+  if (!p) {
+    e.notes.push_back(
+        "computed before this call, by no kernel: its values were written from the host");
+    return e;
+  }
+  e.notes.push_back(
+      "computed before this call, by the kernel below (explain the work as it runs to see every "
+      "candidate's figures)");
+  KernelReport r;
+  r.kernel = *p->label;
+  r.operators = runtime::operators_of(r.kernel);
+  r.elements = p->elements;
+  r.chosen = runtime::candidate_name({p->chosen, p->chosen_parallelism});
+  r.reason = std::string(scheduler::describe(p->reason));
+  r.ran_on = runtime::candidate_name({p->ran_on, p->ran_parallelism});
+  r.actual_s = p->total_s;
+  r.predicted_s = p->predicted_s;
+  r.compile_s = p->compile_s;
+  r.transfer_s = p->transfer_s;
+  r.execute_s = p->execute_s;
+  r.cache_hit = p->cache_hit;
+  r.fallbacks = p->fallbacks;
+  e.kernels.push_back(std::move(r));
+  e.advice = runtime::advise(e.kernels);
+  return e;
 }
 
 Explanation explain(const std::function<void()>& work) {

@@ -29,6 +29,7 @@ class ExplainRecorder {
     double total_s = 0, compile_s = 0, transfer_s = 0, execute_s = 0;
     bool cache_hit = false;
     int fallbacks = 0;
+    double predicted_s = 0;  // the model's prediction where it ran; 0 when it made none
   };
   void finish(const Candidate& ran, const Outcome& outcome);
   // Where a lazy graph was split into more kernels than one, and why.
@@ -43,5 +44,8 @@ class ExplainRecorder {
 std::string candidate_name(const Candidate& c);
 
 std::vector<std::string> advise(const std::vector<KernelReport>& kernels);
+
+// The operators a kernel's label lists: "mul,sin,add float32" -> mul, sin, add.
+std::vector<std::string> operators_of(std::string_view label);
 
 }  // namespace switchyard::runtime
