@@ -481,6 +481,34 @@ TEST(History, JsonRoundTrip) {
   EXPECT_DOUBLE_EQ(*back.estimate({0xdeadbeefcafef00dull, 40, "gpu"}), 2e-3);
 }
 
+TEST(History, SavesOnlyTheMostRecentlyUsedSeries) {
+  using sched::History;
+  const auto key = [](std::size_t i) { return sched::HistoryKey{i, 0, "cpu"}; };
+  History h;
+  const std::size_t n = History::kMaxSaved + 10;
+  for (std::size_t i = 0; i < n; ++i) h.record(key(i), 1e-3);
+  h.record(key(0), 1e-3);  // the oldest, used again: now the newest
+  const History back = History::from_json(h.to_json());
+  EXPECT_EQ(back.to_json().size(), History::kMaxSaved);
+  EXPECT_EQ(back.samples(key(0)), 2);
+  for (std::size_t i = 1; i <= 10; ++i) EXPECT_EQ(back.samples(key(i)), 0) << i;
+  EXPECT_EQ(back.samples(key(11)), 1);
+  // The order of use survives saving: one more series pushes out the oldest saved one.
+  History again = back;
+  again.record(key(n), 1e-3);
+  const History twice = History::from_json(again.to_json());
+  EXPECT_EQ(twice.samples(key(11)), 0);
+  EXPECT_EQ(twice.samples(key(12)), 1);
+  EXPECT_EQ(twice.samples(key(0)), 2);
+  EXPECT_EQ(twice.samples(key(n)), 1);
+  // Profiles written before uses were kept load, their series counting as oldest.
+  auto old = h.to_json();
+  for (auto& entry : old) entry.erase("used");
+  old.push_back({{"signature", "00000000000000ff"}, {"bucket", 1}, {"candidate", "gpu"},
+                 {"samples", {2e-3}}});
+  EXPECT_EQ(History::from_json(old).to_json().size(), History::kMaxSaved);
+}
+
 TEST(History, MalformedJsonThrows) {
   const auto parse = [](const char* text) {
     return sched::History::from_json(nlohmann::json::parse(text));
@@ -498,6 +526,8 @@ TEST(History, MalformedJsonThrows) {
            R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":[-1]}])",
            R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":["1"]}])",
            R"([{"signature":"ff","bucket":4,"candidate":7,"samples":[1e-3]}])",
+           R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":[1e-3],"used":-1}])",
+           R"([{"signature":"ff","bucket":4,"candidate":"cpu","samples":[1e-3],"used":"3"}])",
        })
     EXPECT_THROW(parse(bad), nlohmann::json::exception) << bad;
 }

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 
 namespace switchyard::scheduler {
@@ -82,6 +83,7 @@ bool is_duration(double seconds) {
 History::History(const History& other) {
   std::lock_guard lock(other.mutex_);
   series_ = other.series_;
+  clock_ = other.clock_;
   generation_ = other.generation();
 }
 
@@ -89,6 +91,7 @@ History& History::operator=(const History& other) {
   if (this == &other) return *this;
   std::scoped_lock lock(mutex_, other.mutex_);
   series_ = other.series_;
+  clock_ = other.clock_;
   generation_ = std::max(generation(), other.generation()) + 1;
   replaced_.fetch_add(1, std::memory_order_acq_rel);
   return *this;
@@ -112,6 +115,7 @@ void History::record(const HistoryKey& key, double seconds) {
   // estimate: that moves decisions as much as a moving estimate does.
   const bool count_grows = series.samples_s.size() < static_cast<std::size_t>(kWindow);
   add_sample(series, seconds);
+  series.used = ++clock_;
   series.measured = std::min(series.measured + 1, kWindow);
   const double band_s =
       std::max(kGenerationBand * series.published_s, kGenerationStandardErrors * series.noise_s);
@@ -157,6 +161,7 @@ void History::merge_measured(const History& other) {
     for (std::size_t i = theirs.samples_s.size() - n; i < theirs.samples_s.size(); ++i)
       add_sample(series, theirs.samples_s[i]);
     series.measured = std::min(series.measured + static_cast<int>(n), kWindow);
+    series.used = ++clock_;
     series.published_s = series.estimate_s;
     stripes_[stripe(key.signature, key.bucket)].fetch_add(1, std::memory_order_acq_rel);
     changed = true;
@@ -166,12 +171,33 @@ void History::merge_measured(const History& other) {
 
 nlohmann::json History::to_json() const {
   std::lock_guard lock(mutex_);
+  // The oldest use kept: every series used later is saved, and as many used then as fit (uses
+  // repeat only where older profiles did not keep them: 0).
+  std::uint64_t oldest_kept = 0;
+  std::size_t at_oldest = series_.size();
+  if (series_.size() > kMaxSaved) {
+    std::vector<std::uint64_t> uses;
+    uses.reserve(series_.size());
+    for (const auto& [key, series] : series_) uses.push_back(series.used);
+    const auto kth = uses.begin() + static_cast<std::ptrdiff_t>(kMaxSaved - 1);
+    std::nth_element(uses.begin(), kth, uses.end(), std::greater<>());
+    oldest_kept = *kth;
+    at_oldest = static_cast<std::size_t>(
+        std::count(uses.begin(), kth + 1, oldest_kept));  // of the first kMaxSaved
+  }
   auto entries = nlohmann::json::array();
-  for (const auto& [key, series] : series_)
+  for (const auto& [key, series] : series_) {
+    if (series.used < oldest_kept) continue;
+    if (series.used == oldest_kept) {
+      if (at_oldest == 0) continue;
+      --at_oldest;
+    }
     entries.push_back({{"signature", to_hex(key.signature)},
                        {"bucket", key.bucket},
                        {"candidate", key.candidate},
-                       {"samples", series.samples_s}});
+                       {"samples", series.samples_s},
+                       {"used", series.used}});
+  }
   return entries;
 }
 
@@ -197,6 +223,13 @@ History History::from_json(const nlohmann::json& j) {
       add_sample(series, sample.get<double>());
     }
     series.published_s = series.estimate_s;
+    // Absent from profiles written before it was kept: those series count as oldest.
+    const auto& used = entry.value("used", nlohmann::json(0));
+    if (!used.is_number_unsigned() && !(used.is_number_integer() && used.get<std::int64_t>() >= 0))
+      throw nlohmann::json::other_error::create(
+          505, "history use is not a count: " + used.dump(), &used);
+    series.used = used.get<std::uint64_t>();
+    h.clock_ = std::max(h.clock_, series.used);
   }
   h.generation_ = 1;
   return h;
