@@ -148,8 +148,7 @@ TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
     best_s = std::min(best_s, row["devices"][id]["seconds"].get<double>());
   EXPECT_DOUBLE_EQ(row["auto"]["over_best_pinned"].get<double>(),
                    row["auto"]["seconds"].get<double>() / best_s);
-  EXPECT_NE(r.out.find(fmt_ratio(row["auto"]["over_best_pinned"].get<double>())),
-            std::string::npos)
+  EXPECT_NE(r.out.find(fmt_ratio(row["auto"]["over_best_pinned"].get<double>())), std::string::npos)
       << r.out;
   // auto's choice is one of the candidates: a device, or the CPU inline or parallel.
   const std::string choice = row["auto"]["choice"];

@@ -286,8 +286,7 @@ TEST_F(Explain, AnArrayAlreadyComputedReportsTheKernelThatWroteIt) {
   // Values from the host were computed by no kernel: a note says so.
   const Explanation host = explain(a);
   EXPECT_TRUE(host.kernels.empty());
-  EXPECT_NE(host.to_string().find("written from the host"), std::string::npos)
-      << host.to_string();
+  EXPECT_NE(host.to_string().find("written from the host"), std::string::npos) << host.to_string();
   EXPECT_THROW(explain(Array()), ValueError);
 }
 

@@ -258,13 +258,20 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel,
       if (explain)
         explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
                                      static_cast<int>(attempts.size()), predicted_s});
-      const Provenance provenance{shared_label,         w.elements,
-                                  chosen.device,        chosen.parallelism,
-                                  plan.reason(),        &device,
-                                  candidate->parallelism, static_cast<int>(attempts.size()),
-                                  t.cache_hit,          total_s,
-                                  t.compile_s,          t.transfer_s,
-                                  t.execute_s,          predicted_s};
+      const Provenance provenance{shared_label,
+                                  w.elements,
+                                  chosen.device,
+                                  chosen.parallelism,
+                                  plan.reason(),
+                                  &device,
+                                  candidate->parallelism,
+                                  static_cast<int>(attempts.size()),
+                                  t.cache_hit,
+                                  total_s,
+                                  t.compile_s,
+                                  t.transfer_s,
+                                  t.execute_s,
+                                  predicted_s};
       for (const View& v : out) v.buffer->set_provenance(provenance);
       if (Device* compiling = plan.compiling_in_background())
         if (Recorder* recorder = Recorder::active())

@@ -69,7 +69,8 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
       r.break_even_elements = *flip;
       const scheduler::Workload at =
           scheduler::scaled(w, static_cast<double>(*flip) / static_cast<double>(w.elements));
-      r.break_even_choice = scheduler->models()[scheduler->decide(at).chosen].name;
+      r.break_even_choice =
+          scheduler->models()[scheduler->decide(at).ranking.front().candidate].name;
     }
   }
   out_.kernels.push_back(std::move(r));
@@ -151,9 +152,8 @@ std::string Explanation::to_string() const {
     }
     for (const auto& c : k.candidates) {
       if (&c == &k.candidates.front()) {
-        std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n",
-                      "candidate", "compile", "transfer", "launch", "compute", "predicted",
-                      "measured", "");
+        std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", "candidate",
+                      "compile", "transfer", "launch", "compute", "predicted", "measured", "");
         s += line;
       }
       std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", c.name.c_str(),

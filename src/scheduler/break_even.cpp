@@ -14,8 +14,10 @@ constexpr double kPrecision = 1.05;  // bisection stops when the bracket is this
 
 std::optional<std::int64_t> Scheduler::break_even(const Workload& w) const {
   if (w.elements < 1) return std::nullopt;
-  const int base = decide(w).chosen;
-  const auto flips = [&](double factor) { return decide(scaled(w, factor)).chosen != base; };
+  // The best candidate, not the one a decision explores: exploring is not where work belongs.
+  const auto best = [&](const Workload& at) { return decide(at).ranking.front().candidate; };
+  const int base = best(w);
+  const auto flips = [&](double factor) { return best(scaled(w, factor)) != base; };
   // Geometric bisection between a factor that keeps the choice and one that changes it; the
   // answer is the changed side, within kPrecision of the boundary.
   const auto bisect = [&](double same, double changed) {

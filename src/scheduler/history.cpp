@@ -6,7 +6,6 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
-#include <limits>
 
 namespace switchyard::scheduler {
 namespace {
@@ -139,17 +138,6 @@ int History::samples(const HistoryKey& key) const {
   return it == series_.end() ? 0 : static_cast<int>(it->second.samples_s.size());
 }
 
-std::vector<std::pair<int, double>> History::estimates(std::uint64_t signature,
-                                                       const std::string& candidate) const {
-  std::vector<std::pair<int, double>> out;
-  std::lock_guard lock(mutex_);
-  // Keys sort by signature first: the signature's series are one range of the map.
-  for (auto it = series_.lower_bound({signature, std::numeric_limits<int>::min(), {}});
-       it != series_.end() && it->first.signature == signature; ++it)
-    if (it->first.candidate == candidate) out.emplace_back(it->first.bucket, it->second.estimate_s);
-  return out;
-}
-
 void History::merge_measured(const History& other) {
   if (this == &other) return;
   std::scoped_lock lock(mutex_, other.mutex_);
@@ -226,8 +214,8 @@ History History::from_json(const nlohmann::json& j) {
     // Absent from profiles written before it was kept: those series count as oldest.
     const auto& used = entry.value("used", nlohmann::json(0));
     if (!used.is_number_unsigned() && !(used.is_number_integer() && used.get<std::int64_t>() >= 0))
-      throw nlohmann::json::other_error::create(
-          505, "history use is not a count: " + used.dump(), &used);
+      throw nlohmann::json::other_error::create(505, "history use is not a count: " + used.dump(),
+                                                &used);
     series.used = used.get<std::uint64_t>();
     h.clock_ = std::max(h.clock_, series.used);
   }

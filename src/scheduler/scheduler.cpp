@@ -23,14 +23,11 @@ void check(const std::vector<DeviceModel>& models, const SchedulerOptions& optio
       throw ValueError("scheduler: two candidate models are named \"" + m.name +
                        "\"; history is keyed by name, so names must be unique");
   if (!(options.memory_reserve >= 0 && options.memory_reserve < 1) || !(options.hysteresis >= 0) ||
-      options.history_trust_samples < 1 || options.history_trust_samples > History::kWindow ||
-      !(options.explore_within >= 1) || !(options.explore_budget_s >= 0))
+      options.history_trust_samples < 1 || options.history_trust_samples > History::kWindow)
     throw ValueError(
-        "scheduler: expected memory_reserve in [0, 1), hysteresis >= 0, "
+        "scheduler: expected memory_reserve in [0, 1), hysteresis >= 0 and "
         "history_trust_samples in [1, " +
-        std::to_string(History::kWindow) +
-        "] (no more samples than history keeps), explore_within >= 1 and "
-        "explore_budget_s >= 0");
+        std::to_string(History::kWindow) + "] (no more samples than history keeps)");
 }
 
 // Candidates the caller did not mention (an empty or short vector) are taken as ready.
@@ -60,8 +57,8 @@ std::string_view describe(Reason r) {
     case Reason::KeptByHysteresis:
       return "kept the previous choice: no other candidate is faster by the hysteresis margin";
     case Reason::Exploring:
-      return "exploring: measured too few times, and expected close enough to the best (or to "
-             "lose so little) that measuring it costs next to nothing";
+      return "exploring: measured too few times, and predicted close enough to the best that the "
+             "model alone cannot rule it out";
     case Reason::CompileInBackground:
       return "the fastest candidate is not compiled yet: runs where the kernel is ready meanwhile";
     case Reason::InsufficientMemory:
@@ -96,7 +93,6 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
     e.compiled = is_compiled(compiled, c);
     e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
     e.fits = fits(w, m, options_.memory_reserve);
-    e.correction = correction(w, m);
     // History replaces the model's execute time (launch + compute) in proportion to how many
     // samples back it; then whole runs measured with the inputs where they are now replace
     // execute + moving the inputs in the same way. Compile and the result's trip back to the
@@ -111,9 +107,8 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
           std::min(1.0, static_cast<double>(samples) / options_.history_trust_samples);
       return trust * measured_s + (1 - trust) * modelled_s;
     };
-    const double execute_s =
-        blend({w.signature, bucket, m.name},
-              e.correction.apply(e.predicted.launch_s, e.predicted.compute_s), &e.measured_s);
+    const double execute_s = blend({w.signature, bucket, m.name},
+                                   e.predicted.launch_s + e.predicted.compute_s, &e.measured_s);
     const double inputs_in_s = e.predicted.transfer_s - e.predicted.result_transfer_s;
     const double run_s =
         blend({placed_signature(w), bucket, m.name}, inputs_in_s + execute_s, nullptr);
@@ -152,39 +147,20 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
 }
 
 // Once the best candidate has been measured, the first ranked candidate that is ready, fits, has
-// fewer than history_trust_samples measurements and cannot cost much: expected within
-// explore_within of the best, or at most explore_budget_s slower. Its model may be wrong (a
-// calibration taken under load, an op the model prices poorly), and only measuring it can tell.
-// Each is tried at most that many times per kernel and size, so exploring costs a bounded,
-// small time; the correction it measures carries to the sizes where exploring would cost more.
+// fewer than history_trust_samples measurements and is expected within explore_within of the
+// best: its model may be wrong by that much (a calibration taken under load, an op the model
+// prices poorly), and only measuring it can tell. Each is tried at most that many times per
+// kernel and size, so a candidate that really is slower costs a bounded number of runs.
 const CandidateEstimate* Scheduler::challenger(
     const std::vector<CandidateEstimate>& ranking) const {
   const CandidateEstimate& best = ranking.front();
   if (!best.measured_s) return nullptr;
   for (std::size_t i = 1; i < ranking.size(); ++i) {
     const CandidateEstimate& c = ranking[i];
-    if (c.expected_s > options_.explore_within * best.expected_s &&
-        c.expected_s - best.expected_s > options_.explore_budget_s)
-      break;
+    if (c.expected_s > options_.explore_within * best.expected_s) break;
     if (c.fits && c.compiled && c.samples < options_.history_trust_samples) return &c;
   }
   return nullptr;
-}
-
-// The model of m against what m measured for this kernel at every size it ran (the model's
-// prediction at the middle of each measured bucket).
-ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m) const {
-  if (w.elements < 1) return {};
-  const auto measured = history_.estimates(w.signature, m.name);
-  if (measured.empty()) return {};
-  std::vector<MeasuredSize> sizes;
-  sizes.reserve(measured.size());
-  for (const auto& [bucket, seconds] : measured) {
-    const Workload there = scaled(w, bucket_elements(bucket) / static_cast<double>(w.elements));
-    const CostBreakdown p = predict(there, m, m.id.device, true, device_models_);
-    sizes.push_back({p.launch_s, p.compute_s, seconds});
-  }
-  return fit_correction(sizes);
 }
 
 std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& compiled) const {

@@ -14,7 +14,6 @@
 #include "scheduler/cost_model.hpp"
 #include "scheduler/device_model.hpp"
 #include "scheduler/history.hpp"
-#include "scheduler/model_correction.hpp"
 #include "scheduler/workload.hpp"
 
 namespace switchyard::scheduler {
@@ -25,7 +24,7 @@ enum class Reason : std::uint8_t {
   LowestPredicted,      // model prediction, no history yet
   LowestMeasured,       // measured history decided
   KeptByHysteresis,     // another is predicted slightly faster, not by the margin
-  Exploring,            // a challenger that cannot cost much has too few measurements: run there
+  Exploring,            // a close challenger has too few measurements: run there to measure it
   CompileInBackground,  // best device not compiled yet: runs where ready meanwhile
   InsufficientMemory,   // (per candidate) working set does not fit
   Forced,               // SWITCHYARD_BACKEND or a DeviceScope
@@ -36,7 +35,6 @@ std::string_view describe(Reason r);
 struct CandidateEstimate {
   int candidate = 0;  // index into the scheduler's models
   CostBreakdown predicted;
-  ModelCorrection correction;        // of the model's execute time, from other sizes measured
   std::optional<double> measured_s;  // history estimate, when there is one
   int samples = 0;                   // behind measured_s
   double expected_s = 0;             // what ranking uses (blend of measured and predicted)
@@ -54,14 +52,10 @@ struct SchedulerOptions {
   double memory_reserve = 0.3;    // SWITCHYARD_MEMORY_RESERVE
   double hysteresis = 0.15;       // a challenger must be predicted this much faster to take over
   int history_trust_samples = 3;  // samples at which measurement fully replaces the model
-                                  // (at most History::kWindow)
-  // A candidate measured fewer than history_trust_samples times is tried (explored) only where
-  // trying it cannot cost much: while its expected time is within explore_within of the best
-  // one's, or exceeds it by at most explore_budget_s. Small sizes are explored, and what they
-  // measure corrects the model at every size (ModelCorrection); a full-size run never goes to a
-  // candidate expected more than explore_within slower just to learn.
-  double explore_within = 1.3;
-  double explore_budget_s = 100e-6;
+  // A candidate measured fewer than history_trust_samples times is tried while its expected
+  // time is within this factor of the best one's: the model alone can be off by that much.
+  double explore_within = 3.0;
+  // (at most History::kWindow)
 };
 
 class Scheduler {
@@ -113,7 +107,6 @@ class Scheduler {
   static constexpr std::size_t kMaxCachedDecisions = 4096;  // bounds memory for endless shapes
 
   std::uint64_t cache_key(const Workload& w, const std::vector<bool>& compiled) const;
-  ModelCorrection correction(const Workload& w, const DeviceModel& m) const;
   const CandidateEstimate* challenger(const std::vector<CandidateEstimate>& ranking) const;
   Decision redecide(const Workload& w, const std::vector<bool>& compiled,
                     std::optional<int> previous) const;
