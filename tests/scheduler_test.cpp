@@ -503,7 +503,9 @@ TEST(History, SavesOnlyTheMostRecentlyUsedSeries) {
   // Profiles written before uses were kept load, their series counting as oldest.
   auto old = h.to_json();
   for (auto& entry : old) entry.erase("used");
-  old.push_back({{"signature", "00000000000000ff"}, {"bucket", 1}, {"candidate", "gpu"},
+  old.push_back({{"signature", "00000000000000ff"},
+                 {"bucket", 1},
+                 {"candidate", "gpu"},
                  {"samples", {2e-3}}});
   EXPECT_EQ(History::from_json(old).to_json().size(), History::kMaxSaved);
 }
