@@ -1,5 +1,6 @@
-// Cost of choosing a device: the hot path (a cached decision) and the slow path (a full ranking),
-// with four candidates shaped like this machine's (CPU inline and parallel, OpenCL, CUDA).
+// Cost of choosing a device: the hot path (a cached decision), the slow path (a full ranking) and
+// the placement of a whole 20-launch step, with four candidates shaped like this machine's (CPU
+// inline and parallel, OpenCL, CUDA).
 #include <benchmark/benchmark.h>
 
 #include "scheduler/scheduler.hpp"
@@ -100,6 +101,23 @@ void BM_BreakEven(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(s.break_even(w));
 }
 BENCHMARK(BM_BreakEven)->Arg(1000);
+
+// A whole step of `state.range(0)` launches in a chain (each reading the one before), every one
+// measured on every candidate: the decision a captured function's replays revisit.
+void BM_DecideGroup(benchmark::State& state) {
+  sched::Scheduler s(four_candidates());
+  std::vector<sched::GroupStep> steps;
+  for (int i = 0; i < state.range(0); ++i) {
+    sched::Workload w = three_input_kernel(100'000);
+    w.signature += static_cast<std::uint64_t>(i);
+    for (int c = 0; c < 4; ++c)
+      for (int k = 0; k < 3; ++k) s.record(w, c, 1e-5 * (c + 1), 1e-6);
+    steps.push_back({w, {i - 1, -1, -1}, 1, i + 1 == state.range(0)});
+  }
+  for (int k = 0; k < 3; ++k) s.record_group(steps, 1e-4);
+  for (auto _ : state) benchmark::DoNotOptimize(s.decide_group(steps));
+}
+BENCHMARK(BM_DecideGroup)->Arg(20)->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 

@@ -309,6 +309,64 @@ TEST(CaptureFallback, ADeviceFailingDuringAReplayRunsTheFunctionAgainElsewhere) 
   EXPECT_NE(stats.devices.at(0), recorded_on);
 }
 
+// A step recorded where it runs slowly (steered there by history, as a calibration taken under
+// load could) is placed anew as a whole once its replays have measured it: the scheduler expects
+// another placement of the whole step faster by its margin, and the next call records it so.
+TEST(CapturePlacement, AStepRecordedWhereItRunsSlowlyMovesAsAWhole) {
+  const auto ids = testing_support::device_ids();
+  const auto other = std::find_if(ids.begin(), ids.end(),
+                                  [](const std::string& id) { return !id.starts_with("cpu:"); });
+  if (other == ids.end()) GTEST_SKIP() << "needs a device besides the host to record on";
+  constexpr std::int64_t n = 1000;
+  // Two launches: the sum, then the product that reads it.
+  const auto step = [](std::span<const Array> in) {
+    const Array y = in[0] * 2.0;
+    return one(y * sum(y));
+  };
+  const auto ramp = [](double shift) {
+    std::vector<double> x(n);
+    for (std::int64_t i = 0; i < n; ++i) x[i] = 1e-3 * static_cast<double>(i) + shift;
+    return x;
+  };
+  const auto input = [&](double shift) { return host_array(ramp(shift), {n}, DType::Float64); };
+  const auto expected = [&](double shift) {
+    std::vector<double> out = ramp(shift);
+    double total = 0;
+    for (double v : out) total += 2 * v;
+    for (double& v : out) v = 2 * v * total;
+    return out;
+  };
+  {
+    const DeviceScope there(*other);  // compiled there, and measured nowhere else
+    eval(step(std::vector<Array>{input(0)}));
+  }
+  const Captured f = capture(step);
+  {
+    const testing_support::OnlyFastOn steer(testing_support::last_signatures(2), n, *other);
+    expect_close(f({input(0)})[0], expected(0), true, "recorded");
+  }
+  ASSERT_EQ(f.stats().devices, std::vector<std::string>{*other}) << "precondition: steered there";
+  // Replayed there and measured: after two replays the whole step is placed anew...
+  for (double shift : {1.0, 2.0})
+    expect_close(f({input(shift)})[0], expected(shift), true, "replay");
+  const CaptureStats decided = f.stats();
+  ASSERT_GE(decided.placements.size(), 2u) << decided.placement_report();
+  EXPECT_EQ(decided.placements.front().name, "as recorded");
+  ASSERT_TRUE(decided.placements.front().measured_s > 0) << decided.placement_report();
+  const auto chosen = std::find_if(decided.placements.begin(), decided.placements.end(),
+                                   [](const auto& p) { return p.chosen; });
+  ASSERT_NE(chosen, decided.placements.begin()) << decided.placement_report();
+  EXPECT_LT(chosen->expected_s, decided.placements.front().expected_s);
+  // ... and the next call records it so, with the same results.
+  expect_close(f({input(3)})[0], expected(3), true, "placed anew");
+  const CaptureStats moved = f.stats();
+  EXPECT_EQ(moved.placements_changed, 1);
+  EXPECT_EQ(moved.recordings, 2);
+  EXPECT_EQ(moved.devices, chosen->devices) << decided.placement_report();
+  expect_close(f({input(4)})[0], expected(4), true, "replayed where it moved");
+  EXPECT_EQ(f.stats().replays, 3);
+}
+
 TEST(CaptureErrors, AnEmptyFunctionAndANullInputAreValueErrors) {
   expect_mentions(error_message<ValueError>([] { capture(nullptr); }), {"empty function"});
   const Captured f = capture([](std::span<const Array> in) { return one(in[0] + 1); });

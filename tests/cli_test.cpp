@@ -39,7 +39,8 @@ TEST(Info, MarksEveryBadSettingAndStillShowsTheMachine) {
   const std::map<std::string, std::string> bad = {
       {"SWITCHYARD_BACKEND", "tpu"},      {"SWITCHYARD_LOG", "loud"},
       {"SWITCHYARD_MEMORY_RESERVE", "2"}, {"SWITCHYARD_FAULT", "opencl:explode"},
-      {"SWITCHYARD_FALLBACK", "maybe"},   {"SWITCHYARD_SIMD", "avx512"}};
+      {"SWITCHYARD_FALLBACK", "maybe"},   {"SWITCHYARD_SIMD", "avx512"},
+      {"SWITCHYARD_EXPLORE", "always"}};
   const auto r = run_cli({"info", "--json"}, bad);
   EXPECT_EQ(r.status, 1) << r.err;
   const auto j = nlohmann::json::parse(r.out);
@@ -61,6 +62,9 @@ TEST(Info, MarksEveryBadSettingAndStillShowsTheMachine) {
   EXPECT_EQ(text.status, 1);
   for (const auto& [name, value] : bad)
     EXPECT_NE(text.out.find("INVALID: " + name), std::string::npos) << text.out;
+  // A setting with a few valid values lists them.
+  const std::string explore = j["environment"]["SWITCHYARD_EXPLORE"]["problem"];
+  EXPECT_NE(explore.find("bounded or off"), std::string::npos) << explore;
 }
 
 TEST(Info, GoodSettingsExitZeroWithEveryBackend) {

@@ -398,6 +398,8 @@ TEST(Decide, RejectsUnusableModels) {
   EXPECT_THROW(Scheduler({cpu_like()}, {.memory_reserve = 1.0}), switchyard::ValueError);
   EXPECT_THROW(Scheduler({cpu_like()}, {.history_trust_samples = sched::History::kWindow + 1}),
                switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like()}, {.explore_within = 0.5}), switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like()}, {.explore_share = 1.0}), switchyard::ValueError);
 }
 
 // ---- history
@@ -414,9 +416,12 @@ TEST(History, CorrectsAWrongModelWithinAFewExecutions) {
   }
   EXPECT_EQ(chosen.front(), kGpu);
   EXPECT_EQ(chosen[1], kCpu) << "not corrected after one execution";
-  // The GPU, within 3x of the CPU, is measured until its history is trusted: then the CPU stays.
-  EXPECT_EQ(std::count(chosen.begin(), chosen.end(), kGpu), s.options().history_trust_samples);
-  EXPECT_EQ(chosen.back(), kCpu);
+  // Tried again only while its runs, blended with the model as they build up, leave it in doubt;
+  // 2.5x slower at the size the kernel runs, it is not explored afterwards.
+  const int trusted = s.options().history_trust_samples;
+  EXPECT_LE(std::count(chosen.begin(), chosen.end(), kGpu), trusted);
+  EXPECT_TRUE(
+      std::all_of(chosen.begin() + 2 * trusted, chosen.end(), [](int c) { return c == kCpu; }));
   EXPECT_EQ(s.decide(w).reason, Reason::LowestMeasured);
   EXPECT_DOUBLE_EQ(*estimate_of(s.decide(w), kGpu).measured_s, 50e-3);
 }
@@ -575,12 +580,15 @@ TEST(Choose, HysteresisPreventsFlappingButAClearWinnerTakesOver) {
 }
 
 TEST(Choose, DecisionsAreIdenticalForTheSameModelsAndHistory) {
-  Scheduler first({cpu_like(), gpu_like(), small_memory()});
+  // Without exploring, which also depends on what this process ran (each kernel's budget), not
+  // only on the history.
+  const sched::SchedulerOptions options{.explore = false};
+  Scheduler first({cpu_like(), gpu_like(), small_memory()}, options);
   for (std::int64_t n = 100; n <= 100'000'000; n *= 10) {
     first.record(elementwise(n, 4, 2), kGpu, 1e-9 * static_cast<double>(n));
     first.record(elementwise(n, 4, 2), kCpu, 2e-9 * static_cast<double>(n));
   }
-  Scheduler second({cpu_like(), gpu_like(), small_memory()});
+  Scheduler second({cpu_like(), gpu_like(), small_memory()}, options);
   second.history() = sched::History::from_json(first.history().to_json());
   for (std::int64_t n = 100; n <= 100'000'000; n *= 10) {
     for (const auto& where : {InputPlacement{0, true, 0}, on_gpu()}) {
@@ -624,23 +632,24 @@ TEST(BreakEven, NulloptWhenTheChoiceNeverFlips) {
 }
 
 TEST(Choose, ExploresACloseUnmeasuredCandidateUntilItsHistoryIsTrusted) {
-  const DeviceModel a = renamed(cpu_like(), "a"), b = renamed(cpu_like(), "b");
-  Scheduler s({a, b});
+  DeviceModel b = renamed(cpu_like(), "b");  // 1.2x slower at any size, within explore_within
+  b.launch_s *= 1.2;
+  b.memory_bytes_per_s /= 1.2;
+  b.arithmetic_per_s /= 1.2;
+  Scheduler s({renamed(cpu_like(), "a"), b});
   const Workload w = elementwise(1000, 1, 0);
-  EXPECT_EQ(s.choose(w), 0);  // a tie: the lower index, nothing measured
-  // a runs twice as slow as both models say: b's prediction now ranks first...
-  const double predicted_s = s.decide(w).ranking.front().expected_s;
-  s.record(w, 0, 2 * predicted_s);
-  EXPECT_EQ(s.choose(w), 1);
-  EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
-  // ... and b is slower still: a ranks first again, yet b, within 3x of it and measured fewer
-  // times than the scheduler trusts, is tried until it is.
-  s.record(w, 1, 4 * predicted_s);
-  for (int i = 1; i < s.options().history_trust_samples; ++i) {
+  EXPECT_EQ(s.choose(w), 0);
+  EXPECT_EQ(s.cached_reason(w), Reason::LowestPredicted);  // nothing measured: nothing explored
+  const double a_s = estimate_of(s.decide(w), 0).expected_s,
+               b_s = estimate_of(s.decide(w), 1).expected_s;
+  s.record(w, 0, a_s);
+  // b cannot be ruled out by its model alone: it is tried until its history is trusted...
+  for (int i = 0; i < s.options().history_trust_samples; ++i) {
     EXPECT_EQ(s.choose(w), 1) << "sample " << i;
     EXPECT_EQ(s.cached_reason(w), Reason::Exploring);
-    s.record(w, 1, 4 * predicted_s);
+    s.record(w, 1, b_s);
   }
+  // ... then the measured best runs.
   EXPECT_EQ(s.choose(w), 0);
   EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
 }
@@ -653,6 +662,229 @@ TEST(Choose, DoesNotExploreACandidatePredictedFarSlower) {
   for (int i = 0; i < 3; ++i) s.record(w, 0, 1e-6);
   EXPECT_EQ(s.choose(w), 0);
   EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
+}
+
+// Past explore_within, only a run that is small next to the kernel's largest is explored, and
+// only once the kernel's own run time pays for it.
+TEST(Choose, ExploresPastExploreWithinOnlySmallRunsTheKernelsBudgetPays) {
+  DeviceModel slower = renamed(cpu_like(), "slower");
+  slower.launch_s *= 1.5;  // 1.5x slower at any size
+  slower.memory_bytes_per_s /= 1.5;
+  slower.arithmetic_per_s /= 1.5;
+  const Workload small = elementwise(1000, 1, 0), large = elementwise(10'000'000, 1, 0);
+  const auto runs_at_the_model = [](Scheduler& s, const Workload& w, int times) {
+    for (int i = 0; i < times; ++i) {
+      const int chosen = s.choose(w);
+      EXPECT_EQ(chosen, 0) << "run " << i;
+      s.record(w, chosen, estimate_of(s.decide(w), chosen).expected_s);
+    }
+  };
+  {
+    // The small size alone: exploring it would cost half a run each time, more than 5% of
+    // what the kernel has run.
+    Scheduler s({cpu_like(), slower});
+    runs_at_the_model(s, small, 3);
+    EXPECT_EQ(s.choose(small), 0);
+    EXPECT_EQ(s.cached_reason(small), Reason::LowestMeasured);
+  }
+  Scheduler s({cpu_like(), slower});
+  // The large size is never explored at 1.5x, however much the kernel has run...
+  runs_at_the_model(s, large, 20);
+  EXPECT_EQ(s.decide(large).reason, Reason::LowestMeasured);
+  // ... and that pays for exploring a small one, once its best has been measured there.
+  runs_at_the_model(s, small, 1);
+  EXPECT_EQ(s.choose(small), 1);
+  EXPECT_EQ(s.cached_reason(small), Reason::Exploring);
+  // An exploration switched off never happens.
+  Scheduler never({cpu_like(), slower}, {.explore = false});
+  runs_at_the_model(never, large, 20);
+  runs_at_the_model(never, small, 3);
+}
+
+// ---- the model corrected by what other sizes measured
+
+TEST(ModelCorrection, FitsLaunchAndComputeFactorsWhereTheSizesTellThemApart) {
+  EXPECT_EQ(sched::fit_correction({}).launch, 1);
+  // Measured = 2·launch + 0.5·compute, at a launch-bound size and at a compute-bound one.
+  const std::vector<sched::MeasuredSize> two = {{10e-6, 1e-6, 20.5e-6}, {10e-6, 1e-3, 520e-6}};
+  const sched::ModelCorrection k = sched::fit_correction(two);
+  EXPECT_NEAR(k.launch, 2, 1e-9);
+  EXPECT_NEAR(k.compute, 0.5, 1e-9);
+  // One size where neither part dominates: one factor for both, the measured time over the
+  // model's...
+  const sched::ModelCorrection one =
+      sched::fit_correction(std::vector<sched::MeasuredSize>{{20e-6, 20e-6, 120e-6}});
+  EXPECT_NEAR(one.launch, 3, 1e-9);
+  EXPECT_NEAR(one.compute, 3, 1e-9);
+  // ... and where one does, it alone is corrected: a compute-bound size says nothing of launch.
+  const sched::ModelCorrection compute_bound =
+      sched::fit_correction(std::vector<sched::MeasuredSize>{{10e-6, 30e-6, 120e-6}});
+  EXPECT_EQ(compute_bound.launch, 1);
+  EXPECT_NEAR(compute_bound.compute, 11.0 / 3, 1e-9);
+  const sched::ModelCorrection launch_bound =
+      sched::fit_correction(std::vector<sched::MeasuredSize>{{30e-6, 10e-6, 70e-6}});
+  EXPECT_NEAR(launch_bound.launch, 2, 1e-9);
+  EXPECT_EQ(launch_bound.compute, 1);
+  // Sizes whose parts stand in the same proportion cannot tell the parts apart: one factor.
+  const sched::ModelCorrection same = sched::fit_correction(
+      std::vector<sched::MeasuredSize>{{1e-6, 1e-6, 4e-6}, {2e-6, 2e-6, 8e-6}});
+  EXPECT_NEAR(same.launch, 2, 1e-9);
+  EXPECT_NEAR(same.compute, 2, 1e-9);
+  // What cannot be a duration is ignored; factors stay within [0.1, 10].
+  EXPECT_EQ(sched::fit_correction(std::vector<sched::MeasuredSize>{{1e-6, 0, -1}}).launch, 1);
+  EXPECT_EQ(sched::fit_correction(std::vector<sched::MeasuredSize>{{1e-9, 0, 1}}).launch, 10);
+  EXPECT_EQ(sched::fit_correction(std::vector<sched::MeasuredSize>{{1, 0, 1e-9}}).launch, 0.1);
+}
+
+TEST(ModelCorrection, WhatASmallSizeMeasuredCorrectsTheModelAtALargeOne) {
+  Scheduler s({cpu_like()});
+  // History keeps a bucket, not the exact size: measured at a bucket's middle, the fit is exact.
+  const Workload small = elementwise(std::llround(sched::bucket_elements(40)), 1, 0);
+  const Workload large = elementwise(10'000'000, 1, 0);
+  const double predicted_large_s = s.decide(large).ranking.front().expected_s;
+  // Three times the model at the small size, in each part, measured as often as history is
+  // trusted: the large one is expected 3x too.
+  const double small_s = 3 * s.decide(small).ranking.front().expected_s;
+  s.record(small, 0, small_s);
+  // One run is trusted as history is, 1/history_trust_samples of the way...
+  EXPECT_FALSE(s.decide(large).ranking.front().measured_s);
+  const double one_run = std::pow(3.0, 1.0 / s.options().history_trust_samples);
+  EXPECT_NEAR(s.decide(large).ranking.front().expected_s, one_run * predicted_large_s,
+              1e-3 * predicted_large_s);
+  // ... and as many as history_trust_samples fully.
+  for (int i = 1; i < s.options().history_trust_samples; ++i) s.record(small, 0, small_s);
+  const sched::CandidateEstimate e = s.decide(large).ranking.front();
+  EXPECT_FALSE(e.measured_s);
+  EXPECT_NEAR(e.expected_s, 3 * predicted_large_s, 1e-3 * predicted_large_s);
+}
+
+// A model wrong by 3x, either way, on one of two devices; the kernel runs a few times at each
+// size from 10^3 to 10^7 elements, smallest first, over and over (a simulation whose problem
+// grows, a parameter sweep, the demo). The scheduler must find the truly fastest device at every
+// size within a few rounds, exploring for a small share of the sweep's time and never at the
+// largest size on a device truly more than explore_within slower: what the small sizes measure
+// must tell it about the large ones.
+TEST(Choose, AModelWrongByThreeTimesEitherWayConvergesWithoutCostlyFullSizeRuns) {
+  struct Case {
+    const char* what;
+    double bytes_per_s;  // the wrong model's bandwidth
+    double truth;        // true times over the wrong model's
+  };
+  // Optimistic: the model says b is 2x faster than a at large sizes; truly it is 1.5x slower.
+  // Pessimistic: the model says b is 1.33x slower; truly it is 2.25x faster.
+  for (const Case c : {Case{"optimistic", 40e9, 3}, Case{"pessimistic", 15e9, 1.0 / 3}}) {
+    DeviceModel b = renamed(cpu_like(), "b");
+    b.launch_s = 20e-6;
+    b.memory_bytes_per_s = c.bytes_per_s;
+    DeviceModel b_true = b;
+    b_true.launch_s *= c.truth;
+    b_true.memory_bytes_per_s /= c.truth;
+    const DeviceModel a = cpu_like();
+    Scheduler s({a, b});
+    const auto true_s = [&](const Workload& w, int candidate) {
+      return sched::predict(w, candidate == 0 ? a : b_true, 0, true).total_s();
+    };
+    const std::int64_t sizes[] = {1000, 10'000, 100'000, 1'000'000, 10'000'000};
+    constexpr int kRounds = 6, kRunsPerSize = 4;
+    double explored_s = 0, best_total_s = 0;
+    for (int round = 0; round < kRounds; ++round) {
+      for (const std::int64_t n : sizes) {
+        for (int run = 0; run < kRunsPerSize; ++run) {
+          const Workload w = elementwise(n, 1, 0);
+          Reason reason{};
+          const int chosen = s.choose(w, {}, &reason);
+          const double took_s = true_s(w, chosen);
+          const double best_s = std::min(true_s(w, 0), true_s(w, 1));
+          s.record(w, chosen, took_s);
+          best_total_s += best_s;
+          if (reason == Reason::Exploring) {
+            explored_s += took_s - best_s;
+            if (n == sizes[4]) {
+              EXPECT_LE(took_s, s.options().explore_within * best_s)
+                  << c.what << ": round " << round << " explored the full size on " << chosen;
+            }
+          }
+          if (round >= 1 && n == sizes[4]) {  // learnt from the smaller sizes of round 0 or 1
+            EXPECT_LE(took_s, s.options().explore_within * best_s)
+                << c.what << ": round " << round << " ran the full size on " << chosen;
+          }
+          // Converged: the fastest, or one within the hysteresis margin (a small run may still
+          // be explored where the kernel's budget pays for it).
+          if (round >= 2 && reason != Reason::Exploring) {
+            EXPECT_LE(took_s, (1 + s.options().hysteresis) * best_s)
+                << c.what << ": round " << round << ", n = " << n;
+          }
+        }
+      }
+    }
+    EXPECT_LE(explored_s, s.options().explore_share * best_total_s) << c.what;
+  }
+}
+
+// ---- placing a whole step
+
+// `length` launches in a chain over n = 10^4 float32 elements, each reading the previous one's
+// output twice; the first reads data that lives on the GPU, and the last one's result is read on
+// the host. All recorded on the GPU.
+std::vector<sched::GroupStep> chain_on_the_gpu(int length) {
+  std::vector<sched::GroupStep> steps;
+  for (int i = 0; i < length; ++i) {
+    sched::GroupStep step{
+        elementwise(10'000, 1, 0, on_gpu(), 100 + i), {i - 1, i - 1}, kGpu, i == length - 1};
+    step.work.result_to_host = step.returns;
+    steps.push_back(step);
+  }
+  return steps;
+}
+
+// Each launch alone is (just) cheaper on the GPU, where its inputs are, than moving them to the
+// CPU: placed kernel by kernel the chain stays there. Over the whole step, moving the data once
+// and running every launch on the CPU is expected faster: the group moves.
+TEST(Group, AChainTrappedOnADeviceByItsDataMovesWhenTheWholeStepIsFaster) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  const auto steps = chain_on_the_gpu(6);
+  const Workload middle = steps[1].work;
+  EXPECT_EQ(s.decide(middle).chosen, kGpu) << "precondition: kernel by kernel it stays";
+  const sched::GroupDecision d = s.decide_group(steps);
+  ASSERT_TRUE(d.moves());
+  const sched::GroupAlternative& chosen = d.alternatives[d.chosen];
+  EXPECT_EQ(d.alternatives.front().name, "as recorded");
+  EXPECT_EQ(chosen.name, "all on cpu");
+  EXPECT_EQ(chosen.candidates, std::vector<int>(6, kCpu));
+  EXPECT_LT((1 + s.options().hysteresis) * chosen.expected_s, d.alternatives.front().expected_s);
+  for (const auto& a : d.alternatives) {
+    EXPECT_GE(a.expected_s, chosen.expected_s) << a.name;
+    EXPECT_FALSE(a.measured_s) << a.name;
+  }
+  // The sum of its launches as each runs there: the first pays for the inputs' move.
+  double sum_s = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    Workload w = steps[i].work;
+    if (i > 0) w.inputs = {{w.inputs[0].bytes, true, 0}, {w.inputs[1].bytes, true, 0}};
+    sum_s += estimate_of(s.decide(w), kCpu).expected_s;
+  }
+  EXPECT_NEAR(chosen.predicted_s, sum_s, 1e-9 * sum_s);
+}
+
+// Whole runs of a placement, once measured, overrule the prediction: a step recorded on the GPU
+// that runs faster there than predicted stays.
+TEST(Group, MeasuredWholeRunsOverruleThePrediction) {
+  Scheduler s({cpu_like(), gpu_like()});
+  const auto steps = chain_on_the_gpu(6);
+  const double cpu_s = s.decide_group(steps).alternatives[s.decide_group(steps).chosen].expected_s;
+  for (int i = 0; i < s.options().history_trust_samples; ++i) s.record_group(steps, 0.5 * cpu_s);
+  const sched::GroupDecision d = s.decide_group(steps);
+  EXPECT_FALSE(d.moves());
+  ASSERT_TRUE(d.alternatives.front().measured_s);
+  EXPECT_DOUBLE_EQ(*d.alternatives.front().measured_s, 0.5 * cpu_s);
+  EXPECT_DOUBLE_EQ(d.alternatives.front().expected_s, 0.5 * cpu_s);
+  // Another placement's runs are kept apart.
+  auto on_cpu = steps;
+  for (auto& step : on_cpu) step.candidate = kCpu;
+  for (int i = 0; i < 3; ++i) s.record_group(on_cpu, 2 * cpu_s);
+  const sched::GroupDecision from_cpu = s.decide_group(on_cpu);
+  ASSERT_TRUE(from_cpu.moves());
+  EXPECT_EQ(from_cpu.alternatives[from_cpu.chosen].candidates, std::vector<int>(6, kGpu));
 }
 
 TEST(Reasons, AreDescribed) {

@@ -22,12 +22,17 @@
 // - Use operations whose output size depends on the values (nonzero, compress).
 // Arrays it makes other than its outputs must not be kept outside it: a replay rewrites them.
 //
-// A recording keeps the devices the scheduler chose when it was made; one made while a kernel
-// was still compiling for another device is made again once that kernel is ready. A new input
-// signature (shape, dtype, strides, which inputs share storage, the DeviceScope in force) records
-// again; up to kMaxRecordings are kept per Captured, the oldest replaced. When a
-// device fails during a replay the function runs again normally, with fallback, and is recorded
-// anew: no data is lost, since a replay writes only memory of its own until it succeeds.
+// A recording keeps the devices the scheduler chose when it was made, until another placement of
+// the whole function is expected faster by the scheduler's hysteresis margin: each launch on its
+// own best device, or all of them on one device (moving data between launches priced once, over
+// the whole step), from the cost model corrected by every launch's history and by what whole
+// replays of each placement measured. Then it is recorded again, placed so; the decision is
+// revisited after 2, 4, 8, ... replays (at least every 1024), and stats() shows it. One made while
+// a kernel was still compiling for another device is made again once that kernel is ready. A new
+// input signature (shape, dtype, strides, which inputs share storage, the DeviceScope in force)
+// records again; up to kMaxRecordings are kept per Captured, the oldest replaced. When a device
+// fails during a replay the function runs again normally, with fallback, and is recorded anew: no
+// data is lost, since a replay writes only memory of its own until it succeeds.
 //
 // A Captured is called by one thread at a time (a second thread calling at once gets a
 // ValueError); copies share their recordings. A Captured called inside another captured
@@ -51,10 +56,25 @@ struct CaptureStats {
   std::int64_t recordings = 0;  // calls that ran the function and recorded it
   std::int64_t replays = 0;     // calls answered by a replay
   std::int64_t fallbacks = 0;   // replays that failed on a device and ran the function again
+  // Recordings made again because another placement of the whole function was expected faster.
+  std::int64_t placements_changed = 0;
   // Of the recording the last call used: its launches and the devices they run on.
   std::int64_t kernels = 0;
   std::int64_t library_calls = 0;
   std::vector<std::string> devices;
+
+  // The last decision on where the whole function runs (empty before one was made): every
+  // placement considered, the one it runs with now first. Times are per call.
+  struct Placement {
+    std::string name;                  // "as recorded", "each kernel's best", "all on opencl:0"
+    std::vector<std::string> devices;  // where its launches run, in order of first use
+    double predicted_s = 0;            // the model, corrected by each launch's history
+    double measured_s = -1;            // replays placed exactly so (median); -1 when none ran
+    double expected_s = 0;             // what the decision compares
+    bool chosen = false;
+  };
+  std::vector<Placement> placements;
+  std::string placement_report() const;  // the decision as text, one line per placement
 };
 
 class Captured {

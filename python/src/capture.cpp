@@ -53,6 +53,19 @@ class PyCaptured {
     d["kernels"] = s.kernels;
     d["library_calls"] = s.library_calls;
     d["devices"] = s.devices;
+    d["placements_changed"] = s.placements_changed;
+    nb::list placements;
+    for (const CaptureStats::Placement& p : s.placements) {
+      nb::dict option;
+      option["name"] = p.name;
+      option["devices"] = p.devices;
+      option["predicted_s"] = p.predicted_s;
+      option["measured_s"] = p.measured_s >= 0 ? nb::cast(p.measured_s) : nb::none();
+      option["expected_s"] = p.expected_s;
+      option["chosen"] = p.chosen;
+      placements.append(option);
+    }
+    d["placements"] = placements;
     return d;
   }
 
@@ -93,7 +106,9 @@ void bind_capture(nb::module_& m) {
       .def("__call__", &PyCaptured::call)
       .def("stats", &PyCaptured::stats,
            "calls, recordings, replays, fallbacks, and the last recording's kernels, "
-           "library_calls and devices.");
+           "library_calls and devices; placements_changed, and placements: the last decision on "
+           "where the whole function runs (each placement considered, with its predicted, "
+           "measured and expected time per call, and which was chosen).");
   m.def(
       "capture", [](nb::callable fn) { return PyCaptured(std::move(fn)); }, nb::arg("fn"),
       "Records fn(*arrays) on its first call for each input signature (shapes, dtypes, "

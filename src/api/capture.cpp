@@ -5,13 +5,17 @@
 #include "switchyard/capture.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
+#include <optional>
 
 #include "runtime/buffer.hpp"
 #include "runtime/executor.hpp"
+#include "runtime/placement.hpp"
 #include "runtime/recording.hpp"
 #include "switchyard/fallback.hpp"
 #include "switchyard/ops.hpp"
+#include "switchyard/runtime.hpp"
 
 namespace switchyard {
 namespace {
@@ -73,6 +77,10 @@ struct Captured::State {
   struct Entry {
     Signature signature;
     std::shared_ptr<runtime::Recording> recording;
+    std::int64_t replays = 0;
+    // Set when the whole step is expected faster placed otherwise: the next call records it so
+    // (a device id to run every launch on; empty: each launch where the scheduler puts it).
+    std::optional<std::string> place_on;
   };
   std::vector<Entry> entries;  // most recently recorded last
   CaptureStats stats;
@@ -82,6 +90,8 @@ struct Captured::State {
   void bind(std::span<const Array> inputs);
   std::vector<Array> replay(runtime::Recording& recording);
   std::vector<Array> record(std::span<const Array> inputs);
+  std::vector<Array> record_placed(std::span<const Array> inputs, const std::string& device);
+  void revisit_placement(Entry& entry);
 };
 
 void Captured::State::bind(std::span<const Array> inputs) {
@@ -137,10 +147,58 @@ std::vector<Array> Captured::State::record(std::span<const Array> inputs) {
     recording = recorder.finish(output_views);
   }
   if (entries.size() == kMaxRecordings) entries.erase(entries.begin());
-  entries.push_back({std::move(signature), recording});
+  entries.push_back({std::move(signature), recording, 0, std::nullopt});
   ++stats.recordings;
   last = std::move(recording);
   return outputs;
+}
+
+// Records the function with every launch on `device` (the whole step placed there); records it
+// as usual when that device fails meanwhile.
+std::vector<Array> Captured::State::record_placed(std::span<const Array> inputs,
+                                                  const std::string& device) {
+  const std::size_t recordings = entries.size();
+  try {
+    // The entry keeps the caller's DeviceScope (none): the pin is the recording's own placement.
+    Signature signature = signature_of(views);
+    const DeviceScope scope(device);
+    auto outputs = record(inputs);
+    entries.back().signature = std::move(signature);
+    return outputs;
+  } catch (const Error& e) {
+    if (!device_failure(e) || !fallback_enabled()) throw;
+    if (entries.size() > recordings) entries.pop_back();
+    bind(inputs);
+    return record(inputs);
+  }
+}
+
+// After 2, 4, 8, ... replays (then every 1024th), asks the scheduler whether the whole step is
+// expected faster placed otherwise; if so the next call records it placed so.
+void Captured::State::revisit_placement(Entry& entry) {
+  const std::int64_t n = ++entry.replays;
+  if (n < 2 || ((n & (n - 1)) != 0 && n % 1024 != 0)) return;
+  const auto decision = entry.recording->placement_decision();
+  if (!decision) return;
+  const auto& models = runtime::Placement::instance().scheduler()->models();
+  const auto device_of = [&](int candidate) {
+    const std::string& name = models[candidate].name;
+    return name.substr(0, name.find('/'));
+  };
+  stats.placements.clear();
+  for (std::size_t i = 0; i < decision->alternatives.size(); ++i) {
+    const scheduler::GroupAlternative& a = decision->alternatives[i];
+    CaptureStats::Placement p{a.name,        {},
+                              a.predicted_s, a.measured_s.value_or(-1),
+                              a.expected_s,  static_cast<int>(i) == decision->chosen};
+    for (const int c : a.candidates)
+      if (std::find(p.devices.begin(), p.devices.end(), device_of(c)) == p.devices.end())
+        p.devices.push_back(device_of(c));
+    stats.placements.push_back(std::move(p));
+  }
+  if (!decision->moves()) return;
+  const scheduler::GroupAlternative& chosen = decision->alternatives[decision->chosen];
+  entry.place_on = chosen.name.starts_with("all on ") ? device_of(chosen.candidates.front()) : "";
 }
 
 Captured::Captured(Function fn) : state_(std::make_shared<State>()) {
@@ -168,11 +226,20 @@ std::vector<Array> Captured::operator()(std::span<const Array> inputs) const {
     s.entries.erase(entry);
     return s.record(inputs);
   }
+  // Another placement of the whole step was found faster: record it placed so.
+  if (entry != s.entries.end() && entry->place_on) {
+    const std::string device = *entry->place_on;
+    s.entries.erase(entry);
+    ++s.stats.placements_changed;
+    return device.empty() ? s.record(inputs) : s.record_placed(inputs, device);
+  }
   if (entry != s.entries.end()) {
     try {
       auto outputs = s.replay(*entry->recording);
       ++s.stats.replays;
       if (s.last != entry->recording) s.last = entry->recording;
+      // Not under the caller's own DeviceScope: that placement is the caller's to choose.
+      if (!pin.device) s.revisit_placement(*entry);
       return outputs;
     } catch (const Error& e) {
       // The replay wrote only memory of its own: running the function again loses nothing.
@@ -194,6 +261,22 @@ CaptureStats Captured::stats() const {
     stats.devices = r->devices();
   }
   return stats;
+}
+
+std::string CaptureStats::placement_report() const {
+  std::string text;
+  const auto ms = [](double s) {
+    char out[32];
+    std::snprintf(out, sizeof out, "%.3f ms", s * 1e3);
+    return std::string(out);
+  };
+  for (const Placement& p : placements) {
+    text += (p.chosen ? "* " : "  ") + p.name + " (";
+    for (std::size_t i = 0; i < p.devices.size(); ++i) text += (i ? ", " : "") + p.devices[i];
+    text += "): expected " + ms(p.expected_s) + ", predicted " + ms(p.predicted_s) +
+            (p.measured_s >= 0 ? ", measured " + ms(p.measured_s) : ", not run yet") + "\n";
+  }
+  return text;
 }
 
 Captured capture(Captured::Function fn) {

@@ -19,6 +19,10 @@ std::span<const EnvVariable> environment_variables() {
       {"SWITCHYARD_FAULT", "inject faults: backend[:index]:compile|launch|oom|lost[:probability]",
        ""},
       {"SWITCHYARD_FALLBACK", "move failed work to the next device: on|off", "on"},
+      {"SWITCHYARD_EXPLORE",
+       "measure untried devices where it costs little (within 1.3x, or small runs paid by 5% of "
+       "a kernel's run time): bounded|off",
+       "bounded"},
       {"SWITCHYARD_SIMD", "cap the CPU's SIMD target: best|avx3|avx2|sse4 (Highway's names)",
        "best"},
       {"SWITCHYARD_REQUIRE_BACKENDS",
@@ -56,6 +60,13 @@ double memory_reserve_fraction() {
     throw ConfigError(std::string("SWITCHYARD_MEMORY_RESERVE='") + text +
                       "': expected a fraction in [0, 1), e.g. 0.3");
   return v;
+}
+
+bool exploration_enabled() {
+  const char* text = env_value("SWITCHYARD_EXPLORE");
+  if (!text || std::string_view(text) == "bounded") return true;
+  if (std::string_view(text) == "off") return false;
+  throw ConfigError(std::string("SWITCHYARD_EXPLORE='") + text + "': expected bounded or off");
 }
 
 }  // namespace switchyard

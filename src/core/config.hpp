@@ -27,4 +27,8 @@ std::vector<std::string> split_list(std::string_view text);
 // ConfigError when not a number in [0, 1).
 double memory_reserve_fraction();
 
+// Whether the scheduler explores (SWITCHYARD_EXPLORE: bounded, the default, or off); throws
+// ConfigError for any other value.
+bool exploration_enabled();
+
 }  // namespace switchyard

@@ -443,7 +443,7 @@ std::vector<View> realize(const Group& g) {
                               std::span(results, n_outputs), c.parallelism};
         timed_launch(device, *label, t, [&] { device.launch(*prepared.executable, args); });
         for (const View& out : outs) out.buffer->mark_written(device);
-        if (recorder) recorder->record_kernel(c, prepared.executable, g, outs);
+        if (recorder) recorder->record_kernel(c, prepared.executable, g, outs, w);
         return outs;
       });
 }
@@ -494,7 +494,7 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
         stage = "launch";
         timed_launch(device, *label, t, [&] { device.launch(*prepared.executable, placed); });
         for (const View& out : outs) out.buffer->mark_written(device);
-        if (recorder) recorder->record_library(c, prepared.executable, op, placed, inputs, outs);
+        if (recorder) recorder->record_library(c, prepared.executable, op, placed, inputs, outs, w);
         return outs;
       });
 }

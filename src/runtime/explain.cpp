@@ -152,15 +152,17 @@ std::string Explanation::to_string() const {
     }
     for (const auto& c : k.candidates) {
       if (&c == &k.candidates.front()) {
-        std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", "candidate",
-                      "compile", "transfer", "launch", "compute", "predicted", "measured", "");
+        std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %11s %s\n",
+                      "candidate", "compile", "transfer", "launch", "compute", "predicted",
+                      "measured", "expected", "");
         s += line;
       }
-      std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %s\n", c.name.c_str(),
-                    runtime::ms(c.compile_s).c_str(), runtime::ms(c.transfer_s).c_str(),
-                    runtime::ms(c.launch_s).c_str(), runtime::ms(c.compute_s).c_str(),
-                    runtime::ms(c.predicted_s).c_str(),
+      std::snprintf(line, sizeof line, "  %-16s %10s %10s %10s %10s %11s %11s %11s %s\n",
+                    c.name.c_str(), runtime::ms(c.compile_s).c_str(),
+                    runtime::ms(c.transfer_s).c_str(), runtime::ms(c.launch_s).c_str(),
+                    runtime::ms(c.compute_s).c_str(), runtime::ms(c.predicted_s).c_str(),
                     c.measured_s ? runtime::ms(*c.measured_s).c_str() : "-",
+                    runtime::ms(c.expected_s).c_str(),
                     !c.fits       ? "(does not fit)"
                     : !c.compiled ? "(not compiled)"
                                   : "");

@@ -23,6 +23,7 @@ Placement& Placement::instance() {
 Placement::Placement() {
   // Runtime settings are checked before any work runs (ConfigError on a bad value).
   fallback_enabled();
+  exploration_enabled();
   if (const char* faults = env_value("SWITCHYARD_FAULT")) parse_fault_spec(faults);
   Background& background = Background::instance();
   bool devices_missing = false;
@@ -75,6 +76,7 @@ void Placement::install(const scheduler::Profile& profile) {
   if (!models.empty()) {
     scheduler::SchedulerOptions options;
     options.memory_reserve = memory_reserve_fraction();
+    options.explore = exploration_enabled();
     choices->scheduler = std::make_unique<scheduler::Scheduler>(std::move(models), options);
     // What this process measured so far wins over the saved history.
     const Choices* previous = current_.load(std::memory_order_acquire);

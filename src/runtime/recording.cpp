@@ -10,6 +10,7 @@
 #include "runtime/executable_cache.hpp"
 #include "runtime/fault_injection.hpp"
 #include "runtime/metrics.hpp"
+#include "runtime/placement.hpp"
 #include "runtime/trace.hpp"
 #include "switchyard/error.hpp"
 
@@ -51,8 +52,15 @@ bool Recording::writes(const Buffer* buffer) const {
 }
 
 bool Recording::placement_outdated() const {
+  if (groupable_ && scheduler_ != Placement::instance().scheduler()) return true;
   return std::any_of(compiling_.begin(), compiling_.end(),
                      [](const auto& c) { return ready(*c.first, c.second); });
+}
+
+std::optional<scheduler::GroupDecision> Recording::placement_decision() const {
+  if (!groupable_ || group_.empty() || scheduler_ != Placement::instance().scheduler())
+    return std::nullopt;
+  return scheduler_->decide_group(group_);
 }
 
 void Recording::bind(const RecordedOperand& o, Operand& operand, std::span<const View> inputs,
@@ -162,6 +170,9 @@ std::span<ReplayedView> Recording::replay(std::span<const View> inputs) {
   const double total_s = std::chrono::duration<double>(end - start).count();
   record_execution({device_id_, id_, label_, elements_, 0, 0, 0, total_s, total_s, true, 0, 0,
                     "replay of a captured function"});
+  // What the whole step took placed this way: decides, with the model, whether to place it anew.
+  if (groupable_ && !group_.empty() && scheduler_ == Placement::instance().scheduler())
+    scheduler_->record_group(group_, total_s);
   if (tracing() && !steps_.empty())
     trace_complete(steps_.front().device->info(), TraceStage::Execute, label_, start, end);
   return replayed_;
@@ -263,8 +274,42 @@ void Recorder::check_host_read(const Buffer& buffer) const {
         "on arrays only, returning what the caller reads");
 }
 
+void Recorder::add_group_step(const Candidate& c, const scheduler::Workload& work) {
+  Recording& r = *recording_;
+  if (c.model < 0) r.groupable_ = false;  // pinned to a device without a model
+  if (!r.groupable_) return;
+  r.group_.push_back({work, {}, c.model, false});
+}
+
+// Which earlier launch wrote each input of every launch, and which launches write an output of
+// the function (slot kinds are final by now).
+void Recorder::link_group_steps() {
+  Recording& r = *recording_;
+  if (!r.groupable_) return r.group_.clear();
+  for (std::size_t i = 0; i < r.steps_.size(); ++i) {
+    const RecordedStep& step = r.steps_[i];
+    scheduler::GroupStep& g = r.group_[i];
+    const auto writer = [&](std::uint32_t slot) {
+      for (std::size_t j = i; j-- > 0;)
+        for (const RecordedOperand& o : r.steps_[j].outputs)
+          if (o.slot == slot) return static_cast<int>(j);
+      return -1;
+    };
+    // The workload's inputs: the launch's inputs, then (kernels writing in place) its outputs.
+    for (const RecordedOperand& o : step.inputs) g.producers.push_back(writer(o.slot));
+    for (std::size_t k = 0; g.producers.size() < g.work.inputs.size(); ++k)
+      g.producers.push_back(k < step.outputs.size() ? writer(step.outputs[k].slot) : -1);
+    g.returns = std::any_of(step.outputs.begin(), step.outputs.end(), [&](const auto& o) {
+      return r.slots_[o.slot].kind == SlotKind::Fresh;
+    });
+  }
+  r.scheduler_ = Placement::instance().scheduler();
+}
+
 void Recorder::record_kernel(const Candidate& c, std::shared_ptr<Executable> executable,
-                             const Group& group, std::span<const View> outputs) {
+                             const Group& group, std::span<const View> outputs,
+                             const scheduler::Workload& work) {
+  add_group_step(c, work);
   RecordedStep step;
   step.device = c.device;
   step.parallelism = c.parallelism;
@@ -286,7 +331,9 @@ void Recorder::record_kernel(const Candidate& c, std::shared_ptr<Executable> exe
 
 void Recorder::record_library(const Candidate& c, std::shared_ptr<Executable> executable,
                               const LibraryOp& op, const LibraryArgs& args,
-                              std::span<const View> inputs, std::span<const View> outputs) {
+                              std::span<const View> inputs, std::span<const View> outputs,
+                              const scheduler::Workload& work) {
+  add_group_step(c, work);
   RecordedStep step;
   step.device = c.device;
   step.parallelism = c.parallelism;
@@ -313,6 +360,7 @@ std::shared_ptr<Recording> Recorder::finish(std::span<const View> outputs) {
   }
   r.bound_.assign(r.slots_.size(), nullptr);
   r.bind_once();
+  link_group_steps();
   static std::atomic<std::uint64_t> next_id{1};
   r.id_ = next_id.fetch_add(1, std::memory_order_relaxed);
   r.label_ = "replay of " + std::to_string(r.steps_.size()) + " launches";

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -25,6 +26,7 @@
 #include "backends/backend.hpp"
 #include "runtime/executor.hpp"
 #include "runtime/replay_graph.hpp"
+#include "scheduler/scheduler.hpp"
 
 namespace switchyard::runtime {
 
@@ -100,9 +102,14 @@ class Recording {
   std::vector<std::string> devices() const;
   // Whether a replay writes `buffer` (an input that is one must be copied first).
   bool writes(const Buffer* buffer) const;
-  // Whether a kernel that was compiling for another device while this was recorded is ready
-  // now: the scheduler may place the work better, so the function is worth recording again.
+  // Whether the function is worth recording again because the scheduler may place it better: a
+  // kernel that was compiling for another device while this was recorded is ready now, or the
+  // scheduler was replaced (devices calibrated since).
   bool placement_outdated() const;
+  // The scheduler's decision for the whole step (scheduler/group.hpp): the placement it was
+  // recorded with, each kernel's best, and every step on one device. nullopt when its launches
+  // cannot be placed together (none, or one placed without a model).
+  std::optional<scheduler::GroupDecision> placement_decision() const;
 
   // Makes the recorded launches again over `inputs` (one per function input, shaped as when
   // recorded) and returns the function's outputs. Device failures propagate as the backends'
@@ -131,6 +138,11 @@ class Recording {
   std::uint64_t id_ = 0;
   std::string label_, device_id_;
   std::int64_t elements_ = 0;
+  // The launches as the scheduler sees them, for placing the whole step and learning what whole
+  // replays take; empty when a launch had no model. scheduler_: the one that placed them.
+  std::vector<scheduler::GroupStep> group_;
+  bool groupable_ = true;
+  scheduler::Scheduler* scheduler_ = nullptr;
   // The launches as one launch graph, where the device has them; tried on the first replay.
   std::unique_ptr<ReplayGraph> graph_;
   bool graph_tried_ = false;
@@ -154,11 +166,12 @@ class Recorder {
   void check_destinations(std::span<const View> destinations) const;
   // Throws ValueError for library ops whose output size depends on the data.
   void check_library(const LibraryOp& op) const;
+  // `work`: how the scheduler described the launch (for placing the whole step later).
   void record_kernel(const Candidate& c, std::shared_ptr<Executable> executable, const Group& group,
-                     std::span<const View> outputs);
+                     std::span<const View> outputs, const scheduler::Workload& work);
   void record_library(const Candidate& c, std::shared_ptr<Executable> executable,
                       const LibraryOp& op, const LibraryArgs& args, std::span<const View> inputs,
-                      std::span<const View> outputs);
+                      std::span<const View> outputs, const scheduler::Workload& work);
   // The scheduler chose another device for a kernel while it compiled for `device`.
   void note_compiling(Device& device, std::uint64_t kernel_hash) {
     recording_->compiling_.emplace_back(&device, kernel_hash);
@@ -182,6 +195,8 @@ class Recorder {
   std::uint32_t slot_of(const View& view);
   RecordedOperand read_operand(const View& view);
   RecordedOperand written_operand(const View& view, Device& device, bool fresh);
+  void add_group_step(const Candidate& c, const scheduler::Workload& work);
+  void link_group_steps();
 
   std::shared_ptr<Recording> recording_ = std::make_shared<Recording>();
   std::unordered_map<const Buffer*, std::uint32_t> slot_index_;

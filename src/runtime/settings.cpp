@@ -23,6 +23,7 @@ std::vector<Setting> settings() {
   const std::function<void()> checks[] = {
       [] { backend_settings(); },
       [] { memory_reserve_fraction(); },
+      [] { exploration_enabled(); },
       [] { log_enabled(LogLevel::Error); },
       [] { fallback_enabled(); },
       [] { cpu::simd_cap(); },

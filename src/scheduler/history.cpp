@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <functional>
+#include <limits>
 
 namespace switchyard::scheduler {
 namespace {
@@ -136,6 +137,19 @@ int History::samples(const HistoryKey& key) const {
   std::lock_guard lock(mutex_);
   const auto it = series_.find(key);
   return it == series_.end() ? 0 : static_cast<int>(it->second.samples_s.size());
+}
+
+std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature,
+                                                        const std::string& candidate) const {
+  std::vector<BucketEstimate> out;
+  std::lock_guard lock(mutex_);
+  // Keys sort by signature first: the signature's series are one range of the map.
+  for (auto it = series_.lower_bound({signature, std::numeric_limits<int>::min(), {}});
+       it != series_.end() && it->first.signature == signature; ++it)
+    if (it->first.candidate == candidate)
+      out.push_back(
+          {it->first.bucket, it->second.estimate_s, static_cast<int>(it->second.samples_s.size())});
+  return out;
 }
 
 void History::merge_measured(const History& other) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -43,6 +44,14 @@ class History {
   // Robust estimate (median after MAD outlier rejection), or nullopt without samples.
   std::optional<double> estimate(const HistoryKey& key) const;
   int samples(const HistoryKey& key) const;
+  // The estimate of every bucket of `signature` that `candidate` has samples for, by bucket.
+  struct BucketEstimate {
+    int bucket;
+    double estimate_s;
+    int samples;
+  };
+  std::vector<BucketEstimate> estimates(std::uint64_t signature,
+                                        const std::string& candidate) const;
   // Bumped whenever a key's sample count grows (until its window is full) or its estimate moves
   // from the value it had at the last bump by more than 10% and by more than two standard errors
   // (noise is no news): decision caches compare it.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <mutex>
 #include <set>
 #include <tuple>
@@ -23,11 +24,14 @@ void check(const std::vector<DeviceModel>& models, const SchedulerOptions& optio
       throw ValueError("scheduler: two candidate models are named \"" + m.name +
                        "\"; history is keyed by name, so names must be unique");
   if (!(options.memory_reserve >= 0 && options.memory_reserve < 1) || !(options.hysteresis >= 0) ||
-      options.history_trust_samples < 1 || options.history_trust_samples > History::kWindow)
+      options.history_trust_samples < 1 || options.history_trust_samples > History::kWindow ||
+      !(options.explore_within >= 1) || !(options.explore_share >= 0 && options.explore_share < 1))
     throw ValueError(
-        "scheduler: expected memory_reserve in [0, 1), hysteresis >= 0 and "
+        "scheduler: expected memory_reserve in [0, 1), hysteresis >= 0, "
         "history_trust_samples in [1, " +
-        std::to_string(History::kWindow) + "] (no more samples than history keeps)");
+        std::to_string(History::kWindow) +
+        "] (no more samples than history keeps), explore_within >= 1 and "
+        "explore_share in [0, 1)");
 }
 
 // Candidates the caller did not mention (an empty or short vector) are taken as ready.
@@ -57,8 +61,8 @@ std::string_view describe(Reason r) {
     case Reason::KeptByHysteresis:
       return "kept the previous choice: no other candidate is faster by the hysteresis margin";
     case Reason::Exploring:
-      return "exploring: measured too few times, and predicted close enough to the best that the "
-             "model alone cannot rule it out";
+      return "exploring: measured too few times, and expected within 1.3x of the best, or a small "
+             "run whose expected loss fits the kernel's exploration budget (5% of its run time)";
     case Reason::CompileInBackground:
       return "the fastest candidate is not compiled yet: runs where the kernel is ready meanwhile";
     case Reason::InsufficientMemory:
@@ -83,38 +87,10 @@ Scheduler::Scheduler(std::vector<DeviceModel> models, SchedulerOptions options)
 }
 
 Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled) const {
-  const int bucket = size_bucket(w.elements);
   Decision d;
   d.ranking.reserve(models_.size());
-  for (std::size_t c = 0; c < models_.size(); ++c) {
-    const DeviceModel& m = models_[c];
-    CandidateEstimate e;
-    e.candidate = static_cast<int>(c);
-    e.compiled = is_compiled(compiled, c);
-    e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
-    e.fits = fits(w, m, options_.memory_reserve);
-    // History replaces the model's execute time (launch + compute) in proportion to how many
-    // samples back it; then whole runs measured with the inputs where they are now replace
-    // execute + moving the inputs in the same way. Compile and the result's trip back to the
-    // host stay predicted (see record()).
-    const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
-      const int samples = history_.samples(key);
-      if (out) e.samples = samples;
-      if (samples == 0) return modelled_s;
-      const double measured_s = *history_.estimate(key);
-      if (out) *out = measured_s;
-      const double trust =
-          std::min(1.0, static_cast<double>(samples) / options_.history_trust_samples);
-      return trust * measured_s + (1 - trust) * modelled_s;
-    };
-    const double execute_s = blend({w.signature, bucket, m.name},
-                                   e.predicted.launch_s + e.predicted.compute_s, &e.measured_s);
-    const double inputs_in_s = e.predicted.transfer_s - e.predicted.result_transfer_s;
-    const double run_s =
-        blend({placed_signature(w), bucket, m.name}, inputs_in_s + execute_s, nullptr);
-    e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
-    d.ranking.push_back(std::move(e));
-  }
+  for (std::size_t c = 0; c < models_.size(); ++c)
+    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c)));
   // Fitting first, then by expected time; equal times go to the lower index (determinism).
   std::sort(d.ranking.begin(), d.ranking.end(), [](const auto& a, const auto& b) {
     return std::tuple(!a.fits, a.expected_s, a.candidate) <
@@ -138,29 +114,98 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
     const bool measured = std::any_of(d.ranking.begin(), d.ranking.end(),
                                       [](const auto& e) { return e.fits && e.measured_s; });
     d.reason = measured ? Reason::LowestMeasured : Reason::LowestPredicted;
-    if (const CandidateEstimate* c = challenger(d.ranking)) {
+    if (const CandidateEstimate* c = challenger(d.ranking, ledger(w.signature))) {
       d.chosen = c->candidate;
       d.reason = Reason::Exploring;
+      d.explore_cost_s = c->expected_s - best.expected_s;
     }
   }
   return d;
 }
 
+CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled) const {
+  const DeviceModel& m = models_[c];
+  const int bucket = size_bucket(w.elements);
+  CandidateEstimate e;
+  e.candidate = static_cast<int>(c);
+  e.compiled = compiled;
+  e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
+  e.fits = fits(w, m, options_.memory_reserve);
+  e.correction = correction(w, m);
+  // History replaces the model's execute time (launch + compute) in proportion to how many
+  // samples back it; then whole runs measured with the inputs where they are now replace
+  // execute + moving the inputs in the same way. Compile and the result's trip back to the
+  // host stay predicted (see record()).
+  const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
+    const int samples = history_.samples(key);
+    if (out) e.samples = samples;
+    if (samples == 0) return modelled_s;
+    const double measured_s = *history_.estimate(key);
+    if (out) *out = measured_s;
+    return trusted(samples, measured_s, modelled_s);
+  };
+  const double execute_s =
+      blend({w.signature, bucket, m.name},
+            e.correction.apply(e.predicted.launch_s, e.predicted.compute_s), &e.measured_s);
+  const double inputs_in_s = e.predicted.transfer_s - e.predicted.result_transfer_s;
+  const double run_s =
+      blend({placed_signature(w), bucket, m.name}, inputs_in_s + execute_s, nullptr);
+  e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
+  return e;
+}
+
+double Scheduler::trusted(int samples, double measured_s, double modelled_s) const {
+  const double trust = std::min(1.0, static_cast<double>(samples) / options_.history_trust_samples);
+  return trust * measured_s + (1 - trust) * modelled_s;
+}
+
 // Once the best candidate has been measured, the first ranked candidate that is ready, fits, has
-// fewer than history_trust_samples measurements and is expected within explore_within of the
-// best: its model may be wrong by that much (a calibration taken under load, an op the model
-// prices poorly), and only measuring it can tell. Each is tried at most that many times per
-// kernel and size, so a candidate that really is slower costs a bounded number of runs.
-const CandidateEstimate* Scheduler::challenger(
-    const std::vector<CandidateEstimate>& ranking) const {
+// fewer than history_trust_samples measurements and cannot cost much (SchedulerOptions::explore).
+// Its model may be wrong (a calibration taken under load, an op the model prices poorly), and only
+// measuring it can tell. Each is tried at most that many times per kernel and size.
+const CandidateEstimate* Scheduler::challenger(const std::vector<CandidateEstimate>& ranking,
+                                               const Ledger& ledger) const {
   const CandidateEstimate& best = ranking.front();
-  if (!best.measured_s) return nullptr;
+  if (!options_.explore || !best.measured_s) return nullptr;
+  const double budget_s = options_.explore_share * ledger.run_s - ledger.explored_s;
   for (std::size_t i = 1; i < ranking.size(); ++i) {
     const CandidateEstimate& c = ranking[i];
-    if (c.expected_s > options_.explore_within * best.expected_s) break;
+    const bool close = c.expected_s <= options_.explore_within * best.expected_s;
+    const bool small_and_cheap = c.expected_s <= options_.explore_share * ledger.largest_s &&
+                                 c.expected_s - best.expected_s <= budget_s;
+    if (!close && !small_and_cheap) break;  // ranked by expected time: later ones cost more
     if (c.fits && c.compiled && c.samples < options_.history_trust_samples) return &c;
   }
   return nullptr;
+}
+
+Scheduler::Ledger Scheduler::ledger(std::uint64_t signature) const {
+  std::lock_guard lock(ledger_mutex_);
+  const auto it = ledgers_.find(signature);
+  return it == ledgers_.end() ? Ledger{} : it->second;
+}
+
+// The model of m against what m measured for this kernel at every size it ran (the model's
+// prediction at the middle of each measured bucket), trusted as history is: in proportion to the
+// samples behind it, up to history_trust_samples (a factor f counts as f^trust). A first run is
+// often an outlier (cold caches, first-touch page faults, a pool's threads starting), and carried
+// at full weight to every size it would mislead them all.
+ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m) const {
+  if (w.elements < 1) return {};
+  const auto measured = history_.estimates(w.signature, m.name);
+  if (measured.empty()) return {};
+  std::vector<MeasuredSize> sizes;
+  sizes.reserve(measured.size());
+  int samples = 0;
+  for (const auto& bucket : measured) {
+    const double factor = bucket_elements(bucket.bucket) / static_cast<double>(w.elements);
+    const CostBreakdown p = predict(scaled(w, factor), m, m.id.device, true, device_models_);
+    sizes.push_back({p.launch_s, p.compute_s, bucket.estimate_s});
+    samples += bucket.samples;
+  }
+  const ModelCorrection fitted = fit_correction(sizes);
+  const double trust = std::min(1.0, static_cast<double>(samples) / options_.history_trust_samples);
+  return {std::pow(fitted.launch, trust), std::pow(fitted.compute, trust)};
 }
 
 std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& compiled) const {
@@ -200,6 +245,8 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
     if (it != decisions_.end()) {
       if (it->second.generation == generation) {
         if (reason) *reason = it->second.reason;
+        if (it->second.reason == Reason::Exploring)
+          charge_exploration(w, it->second.explore_cost_s);
         return it->second.candidate;
       }
       previous = it->second.candidate;
@@ -208,8 +255,10 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
   const Decision d = redecide(w, compiled, previous);
   std::unique_lock lock(cache_mutex_);
   if (decisions_.size() >= kMaxCachedDecisions) decisions_.clear();
-  decisions_[key] = {d.chosen, d.reason, generation};
+  decisions_[key] = {d.chosen, d.reason, d.explore_cost_s, generation};
+  lock.unlock();
   if (reason) *reason = d.reason;
+  if (d.reason == Reason::Exploring) charge_exploration(w, d.explore_cost_s);
   return d.chosen;
 }
 
@@ -250,6 +299,21 @@ void Scheduler::record(const Workload& w, int candidate, double seconds,
   const std::string& name = models_.at(candidate).name;
   history_.record({w.signature, bucket, name}, seconds);
   if (transfer_s) history_.record({placed_signature(w), bucket, name}, seconds + *transfer_s);
+  const double run_s = seconds + transfer_s.value_or(0);
+  std::lock_guard lock(ledger_mutex_);
+  Ledger& ledger = ledger_for(w.signature);
+  ledger.run_s += run_s;
+  ledger.largest_s = std::max(ledger.largest_s, run_s);
+}
+
+void Scheduler::charge_exploration(const Workload& w, double cost_s) {
+  std::lock_guard lock(ledger_mutex_);
+  ledger_for(w.signature).explored_s += cost_s;
+}
+
+Scheduler::Ledger& Scheduler::ledger_for(std::uint64_t signature) {
+  if (ledgers_.size() >= kMaxLedgers && !ledgers_.contains(signature)) ledgers_.clear();
+  return ledgers_[signature];
 }
 
 }  // namespace switchyard::scheduler

@@ -5,15 +5,19 @@
 #pragma once
 
 #include <cstdint>
+#include <mutex>
 #include <optional>
 #include <shared_mutex>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "scheduler/cost_model.hpp"
 #include "scheduler/device_model.hpp"
+#include "scheduler/group.hpp"
 #include "scheduler/history.hpp"
+#include "scheduler/model_correction.hpp"
 #include "scheduler/workload.hpp"
 
 namespace switchyard::scheduler {
@@ -24,7 +28,7 @@ enum class Reason : std::uint8_t {
   LowestPredicted,      // model prediction, no history yet
   LowestMeasured,       // measured history decided
   KeptByHysteresis,     // another is predicted slightly faster, not by the margin
-  Exploring,            // a close challenger has too few measurements: run there to measure it
+  Exploring,            // a candidate with too few measurements, run there where it costs little
   CompileInBackground,  // best device not compiled yet: runs where ready meanwhile
   InsufficientMemory,   // (per candidate) working set does not fit
   Forced,               // SWITCHYARD_BACKEND or a DeviceScope
@@ -35,6 +39,7 @@ std::string_view describe(Reason r);
 struct CandidateEstimate {
   int candidate = 0;  // index into the scheduler's models
   CostBreakdown predicted;
+  ModelCorrection correction;        // of the model's execute time, from other sizes measured
   std::optional<double> measured_s;  // history estimate, when there is one
   int samples = 0;                   // behind measured_s
   double expected_s = 0;             // what ranking uses (blend of measured and predicted)
@@ -46,16 +51,24 @@ struct Decision {
   std::vector<CandidateEstimate> ranking;  // fitting candidates best first, then non-fitting
   int chosen = 0;                          // candidate index
   Reason reason = Reason::LowestPredicted;
+  double explore_cost_s = 0;  // when exploring: the chosen's expected time over the best's
 };
 
 struct SchedulerOptions {
   double memory_reserve = 0.3;    // SWITCHYARD_MEMORY_RESERVE
   double hysteresis = 0.15;       // a challenger must be predicted this much faster to take over
   int history_trust_samples = 3;  // samples at which measurement fully replaces the model
-  // A candidate measured fewer than history_trust_samples times is tried while its expected
-  // time is within this factor of the best one's: the model alone can be off by that much.
-  double explore_within = 3.0;
-  // (at most History::kWindow)
+                                  // (at most History::kWindow)
+  // Exploring: a candidate measured fewer than history_trust_samples times for a kernel and size
+  // is run there to measure it only where that cannot cost much. Either it is expected within
+  // explore_within of the best (a full-size run loses at most that, a bounded number of times), or
+  // the run is small: expected at most explore_share of the kernel's largest run so far, and its
+  // expected loss fits the kernel's exploration budget, explore_share of the time the kernel has
+  // run (every exploration is charged to it). What small sizes measure corrects the model at every
+  // size (ModelCorrection), so large sizes need not be explored. `explore` false: never explore.
+  bool explore = true;  // SWITCHYARD_EXPLORE=bounded|off
+  double explore_within = 1.3;
+  double explore_share = 0.05;
 };
 
 class Scheduler {
@@ -92,6 +105,15 @@ class Scheduler {
   void record(const Workload& w, int candidate, double seconds,
               std::optional<double> transfer_s = std::nullopt);
 
+  // Placement of a whole step (group.hpp): the placement it runs with now, each step on its own
+  // best candidate, and every step on one device, each predicted over the group with data moving
+  // between steps as each placement moves it, corrected by what whole runs of that placement
+  // measured. The placement it runs with is kept unless another is expected faster by the
+  // hysteresis margin.
+  GroupDecision decide_group(std::span<const GroupStep> steps) const;
+  // A whole run of the group, placed as its steps' candidates say, took `seconds`.
+  void record_group(std::span<const GroupStep> steps, double seconds);
+
   // The size (elements) nearest to w.elements at which the chosen candidate changes, searching
   // a factor of 10^4 each way (bytes and flops scaled with the elements, every candidate
   // compiled); nullopt when the choice never flips there.
@@ -101,13 +123,35 @@ class Scheduler {
   struct CachedChoice {
     int candidate;
     Reason reason;
+    double explore_cost_s;     // when exploring: expected time over the best's, charged per run
     std::uint64_t generation;  // the sum of History::generation(signature, bucket) of the
                                // plain and the residency keys when decided
   };
   static constexpr std::size_t kMaxCachedDecisions = 4096;  // bounds memory for endless shapes
+  // What one kernel (signature) has run and what exploring it has cost: its exploration budget.
+  struct Ledger {
+    double run_s = 0;       // every measured run of it
+    double largest_s = 0;   // its longest run
+    double explored_s = 0;  // expected loss of the runs chosen to explore
+  };
+  static constexpr std::size_t kMaxLedgers = 4096;
 
   std::uint64_t cache_key(const Workload& w, const std::vector<bool>& compiled) const;
-  const CandidateEstimate* challenger(const std::vector<CandidateEstimate>& ranking) const;
+  CandidateEstimate estimate(const Workload& w, std::size_t candidate, bool compiled) const;
+  // Measured and modelled times blended by how many samples back the measurement.
+  double trusted(int samples, double measured_s, double modelled_s) const;
+  // A group's steps on `candidates` (one per step), data placed as those candidates leave it.
+  GroupAlternative group_alternative(std::span<const GroupStep> steps, std::vector<int> candidates,
+                                     int device) const;
+  // Each step on the best candidate of `device` (any device: -1) given where earlier steps left
+  // its inputs; empty when a step fits none.
+  std::vector<int> greedy_placement(std::span<const GroupStep> steps, int device) const;
+  ModelCorrection correction(const Workload& w, const DeviceModel& m) const;
+  const CandidateEstimate* challenger(const std::vector<CandidateEstimate>& ranking,
+                                      const Ledger& ledger) const;
+  Ledger ledger(std::uint64_t signature) const;
+  void charge_exploration(const Workload& w, double cost_s);
+  Ledger& ledger_for(std::uint64_t signature);  // caller holds ledger_mutex_; bounded map
   Decision redecide(const Workload& w, const std::vector<bool>& compiled,
                     std::optional<int> previous) const;
 
@@ -117,6 +161,8 @@ class Scheduler {
   History history_;
   mutable std::shared_mutex cache_mutex_;  // guards decisions_
   std::unordered_map<std::uint64_t, CachedChoice> decisions_;
+  mutable std::mutex ledger_mutex_;                    // guards ledgers_
+  std::unordered_map<std::uint64_t, Ledger> ledgers_;  // by kernel signature
 };
 
 }  // namespace switchyard::scheduler

@@ -125,6 +125,10 @@ int size_bucket(std::int64_t elements) {
   return static_cast<int>(std::floor(4 * std::log2(static_cast<double>(elements) + 1)));
 }
 
+double bucket_elements(int bucket) {
+  return std::exp2((bucket + 0.5) / 4) - 1;
+}
+
 Workload scaled(const Workload& w, double factor) {
   const auto scale = [factor](std::uint64_t bytes) {
     return static_cast<std::uint64_t>(std::llround(static_cast<double>(bytes) * factor));

@@ -62,6 +62,8 @@ std::uint64_t library_signature(const LibraryOp& op);
 // Size bucket for history and decision caching: a quarter power of two of the elements, so
 // neighbouring sizes share measurements and a bucket spans at most 19% of size.
 int size_bucket(std::int64_t elements);
+// The elements at the middle of a bucket (geometrically).
+double bucket_elements(int bucket);
 // The same work at another size: elements, bytes and flops scale linearly (a simplification for
 // gemm, whose flops grow faster than its bytes).
 Workload scaled(const Workload& w, double factor);
