@@ -59,6 +59,22 @@ def test_kuramoto_state_loop_matches_numpy(on_device, rng):
     assert stats["library_calls"] == 2
 
 
+def test_the_whole_step_placement_is_reported_and_results_hold(rng):
+    # Not pinned: after 2, 4, ... replays the scheduler weighs other placements of the whole step.
+    step = sy.capture(lambda x: x * sy.sum(x * 2))
+    for _ in range(6):
+        x = rng.standard_normal(500)
+        np.testing.assert_allclose(np.asarray(step(sy.asarray(x))), x * (x * 2).sum(), rtol=1e-12)
+    stats = step.stats()
+    placements = stats["placements"]
+    assert placements and placements[0]["name"] == "as recorded"
+    assert sum(p["chosen"] for p in placements) == 1
+    assert placements[0]["measured_s"] is not None and placements[0]["measured_s"] > 0
+    for p in placements:
+        assert p["predicted_s"] > 0 and p["expected_s"] > 0 and p["devices"], p
+    assert stats["recordings"] == 1 + stats["placements_changed"]
+
+
 def test_a_new_shape_records_again(on_device):
     step = sy.capture(lambda x: x + 1)
     for n in (3, 5, 3):

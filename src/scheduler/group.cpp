@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <unordered_map>
 
 #include "scheduler/scheduler.hpp"
 
@@ -53,36 +54,67 @@ Workload placed_step(std::span<const GroupStep> steps, std::size_t i,
 
 }  // namespace
 
-std::vector<int> Scheduler::greedy_placement(std::span<const GroupStep> steps, int device) const {
+// Each step's model correction per candidate, and every step cost priced so far, by step,
+// candidate and where its inputs are: placements share most of them.
+struct Scheduler::GroupPricing {
+  std::vector<std::vector<ModelCorrection>> corrections;
+  std::unordered_map<std::uint64_t, std::pair<bool, double>> costs;
+};
+
+std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, std::size_t i,
+                                             int candidate, const std::vector<int>& candidates,
+                                             GroupPricing& pricing) const {
+  // Where each input comes from: the device of the step that wrote it (+1; 0 for the host), or
+  // (-1) from outside the group.
+  std::uint64_t key = (static_cast<std::uint64_t>(i) << 8 | static_cast<std::uint64_t>(candidate)) *
+                      0x9e3779b97f4a7c15ull;
+  for (const int producer : steps[i].producers) {
+    const DeviceModel* from = producer < 0 ? nullptr : &models_[candidates[producer]];
+    const int where = !from ? -1 : from->host_addressable ? 0 : from->id.device + 1;
+    key = (key ^ static_cast<std::uint64_t>(where + 2)) * 0x100000001b3ull;
+  }
+  const auto [it, inserted] = pricing.costs.try_emplace(key);
+  if (inserted) {
+    const CandidateEstimate e = estimate(placed_step(steps, i, candidates, models_), candidate,
+                                         true, &pricing.corrections[i][candidate]);
+    it->second = {e.fits, e.expected_s};
+  }
+  return it->second;
+}
+
+std::pair<std::vector<int>, double> Scheduler::greedy_placement(std::span<const GroupStep> steps,
+                                                                int device,
+                                                                GroupPricing& pricing) const {
   std::vector<int> candidates(steps.size(), -1);
+  double total_s = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const Workload w = placed_step(steps, i, candidates, models_);  // reads earlier steps only
     double best_s = std::numeric_limits<double>::infinity();
+    int best = -1;
     for (std::size_t c = 0; c < models_.size(); ++c) {
       if (device >= 0 && models_[c].id.device != device) continue;
-      const CandidateEstimate e = estimate(w, c, true);
-      if (e.fits && e.expected_s < best_s)
-        candidates[i] = static_cast<int>(c), best_s = e.expected_s;
+      const auto [fits, expected_s] =
+          step_cost(steps, i, static_cast<int>(c), candidates, pricing);  // reads steps < i
+      if (fits && expected_s < best_s) best = static_cast<int>(c), best_s = expected_s;
     }
-    if (candidates[i] < 0) return {};
+    if (best < 0) return {};
+    candidates[i] = best;
+    total_s += best_s;
   }
-  return candidates;
+  return {std::move(candidates), total_s};
 }
 
 GroupAlternative Scheduler::group_alternative(std::span<const GroupStep> steps,
-                                              std::vector<int> candidates, int device) const {
+                                              std::vector<int> candidates,
+                                              double predicted_s) const {
   GroupAlternative a;
-  a.name = device >= 0 ? "all on " + device_name(models_[candidates.front()]) : "";
-  for (std::size_t i = 0; i < steps.size(); ++i)
-    a.predicted_s +=
-        estimate(placed_step(steps, i, candidates, models_), candidates[i], true).expected_s;
+  a.predicted_s = a.expected_s = predicted_s;
   const HistoryKey key{placement_signature(steps, candidates), size_bucket(total_elements(steps)),
                        kGroupSeries};
-  a.samples = history_.samples(key);
-  a.expected_s = a.predicted_s;
+  const History::Measured measured = history_.measured(key);
+  a.samples = measured.samples;
   if (a.samples > 0) {
-    a.measured_s = history_.estimate(key);
-    a.expected_s = trusted(a.samples, *a.measured_s, a.predicted_s);
+    a.measured_s = measured.estimate_s;
+    a.expected_s = trusted(a.samples, measured.estimate_s, a.predicted_s);
   }
   a.candidates = std::move(candidates);
   return a;
@@ -91,29 +123,38 @@ GroupAlternative Scheduler::group_alternative(std::span<const GroupStep> steps,
 GroupDecision Scheduler::decide_group(std::span<const GroupStep> steps) const {
   GroupDecision d;
   if (steps.empty()) return d;
+  GroupPricing pricing;
+  pricing.corrections.resize(steps.size());
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    for (const DeviceModel& m : models_)
+      pricing.corrections[i].push_back(correction(steps[i].work, m));
   std::vector<int> now;
+  double now_s = 0;
   for (const GroupStep& s : steps) now.push_back(s.candidate);
-  d.alternatives.push_back(group_alternative(steps, now, -1));
+  for (std::size_t i = 0; i < steps.size(); ++i)
+    now_s += step_cost(steps, i, now[i], now, pricing).second;
+  d.alternatives.push_back(group_alternative(steps, now, now_s));
   d.alternatives.back().name = "as recorded";
-  const auto add = [&](std::vector<int> candidates, int device, const char* name) {
-    if (candidates.empty() || candidates == now) return;
+  const auto add = [&](std::pair<std::vector<int>, double> placed, std::string name) {
+    if (placed.first.empty()) return;
     for (const GroupAlternative& a : d.alternatives)
-      if (a.candidates == candidates) return;
-    d.alternatives.push_back(group_alternative(steps, std::move(candidates), device));
-    if (name) d.alternatives.back().name = name;
+      if (a.candidates == placed.first) return;
+    d.alternatives.push_back(group_alternative(steps, std::move(placed.first), placed.second));
+    d.alternatives.back().name = std::move(name);
   };
-  add(greedy_placement(steps, -1), -1, "each kernel's best");
+  add(greedy_placement(steps, -1, pricing), "each kernel's best");
   std::vector<int> devices;
-  for (const DeviceModel& m : models_)
-    if (m.id.device >= 0 && std::find(devices.begin(), devices.end(), m.id.device) == devices.end())
-      devices.push_back(m.id.device);
-  for (const int device : devices) add(greedy_placement(steps, device), device, nullptr);
+  for (const DeviceModel& m : models_) {
+    if (m.id.device < 0 || std::find(devices.begin(), devices.end(), m.id.device) != devices.end())
+      continue;
+    devices.push_back(m.id.device);
+    add(greedy_placement(steps, m.id.device, pricing), "all on " + device_name(m));
+  }
 
   // The placement it runs with stays unless another is expected faster by the margin.
-  const auto best = std::min_element(d.alternatives.begin(), d.alternatives.end(),
-                                     [](const GroupAlternative& a, const GroupAlternative& b) {
-                                       return a.expected_s < b.expected_s;
-                                     });
+  const auto best = std::min_element(
+      d.alternatives.begin(), d.alternatives.end(),
+      [](const GroupAlternative& a, const GroupAlternative& b) { return a.expected_s < b.expected_s; });
   if ((1 + options_.hysteresis) * best->expected_s < d.alternatives.front().expected_s)
     d.chosen = static_cast<int>(best - d.alternatives.begin());
   return d;
@@ -123,9 +164,9 @@ void Scheduler::record_group(std::span<const GroupStep> steps, double seconds) {
   if (steps.empty()) return;
   std::vector<int> candidates;
   for (const GroupStep& s : steps) candidates.push_back(s.candidate);
-  history_.record(
-      {placement_signature(steps, candidates), size_bucket(total_elements(steps)), kGroupSeries},
-      seconds);
+  history_.record({placement_signature(steps, candidates), size_bucket(total_elements(steps)),
+                   kGroupSeries},
+                  seconds);
 }
 
 }  // namespace switchyard::scheduler

@@ -139,6 +139,13 @@ int History::samples(const HistoryKey& key) const {
   return it == series_.end() ? 0 : static_cast<int>(it->second.samples_s.size());
 }
 
+History::Measured History::measured(const HistoryKey& key) const {
+  std::lock_guard lock(mutex_);
+  const auto it = series_.find(key);
+  if (it == series_.end()) return {};
+  return {static_cast<int>(it->second.samples_s.size()), it->second.estimate_s};
+}
+
 std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature,
                                                         const std::string& candidate) const {
   std::vector<BucketEstimate> out;

@@ -44,6 +44,12 @@ class History {
   // Robust estimate (median after MAD outlier rejection), or nullopt without samples.
   std::optional<double> estimate(const HistoryKey& key) const;
   int samples(const HistoryKey& key) const;
+  // Both at once (one lookup): samples 0 and estimate 0 without samples.
+  struct Measured {
+    int samples = 0;
+    double estimate_s = 0;
+  };
+  Measured measured(const HistoryKey& key) const;
   // The estimate of every bucket of `signature` that `candidate` has samples for, by bucket.
   struct BucketEstimate {
     int bucket;

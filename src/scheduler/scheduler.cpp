@@ -123,7 +123,8 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
   return d;
 }
 
-CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled) const {
+CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled,
+                                      const ModelCorrection* known_correction) const {
   const DeviceModel& m = models_[c];
   const int bucket = size_bucket(w.elements);
   CandidateEstimate e;
@@ -131,18 +132,17 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   e.compiled = compiled;
   e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
   e.fits = fits(w, m, options_.memory_reserve);
-  e.correction = correction(w, m);
+  e.correction = known_correction ? *known_correction : correction(w, m);
   // History replaces the model's execute time (launch + compute) in proportion to how many
   // samples back it; then whole runs measured with the inputs where they are now replace
   // execute + moving the inputs in the same way. Compile and the result's trip back to the
   // host stay predicted (see record()).
   const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
-    const int samples = history_.samples(key);
-    if (out) e.samples = samples;
-    if (samples == 0) return modelled_s;
-    const double measured_s = *history_.estimate(key);
-    if (out) *out = measured_s;
-    return trusted(samples, measured_s, modelled_s);
+    const History::Measured measured = history_.measured(key);
+    if (out) e.samples = measured.samples;
+    if (measured.samples == 0) return modelled_s;
+    if (out) *out = measured.estimate_s;
+    return trusted(measured.samples, measured.estimate_s, modelled_s);
   };
   const double execute_s =
       blend({w.signature, bucket, m.name},
@@ -204,7 +204,8 @@ ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m) c
     samples += bucket.samples;
   }
   const ModelCorrection fitted = fit_correction(sizes);
-  const double trust = std::min(1.0, static_cast<double>(samples) / options_.history_trust_samples);
+  if (samples >= options_.history_trust_samples) return fitted;
+  const double trust = static_cast<double>(samples) / options_.history_trust_samples;
   return {std::pow(fitted.launch, trust), std::pow(fitted.compute, trust)};
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <shared_mutex>
 #include <span>
+#include <utility>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -137,15 +138,24 @@ class Scheduler {
   static constexpr std::size_t kMaxLedgers = 4096;
 
   std::uint64_t cache_key(const Workload& w, const std::vector<bool>& compiled) const;
-  CandidateEstimate estimate(const Workload& w, std::size_t candidate, bool compiled) const;
+  // `correction`: the model correction of this kernel on that candidate, when already known.
+  CandidateEstimate estimate(const Workload& w, std::size_t candidate, bool compiled,
+                             const ModelCorrection* correction = nullptr) const;
   // Measured and modelled times blended by how many samples back the measurement.
   double trusted(int samples, double measured_s, double modelled_s) const;
-  // A group's steps on `candidates` (one per step), data placed as those candidates leave it.
-  GroupAlternative group_alternative(std::span<const GroupStep> steps, std::vector<int> candidates,
-                                     int device) const;
+  // Placing a group (group.cpp): what one decision has priced so far.
+  struct GroupPricing;
+  // Step i on `candidate`, its inputs where the steps before it ran on `candidates`: whether it
+  // fits and its expected time.
+  std::pair<bool, double> step_cost(std::span<const GroupStep> steps, std::size_t i, int candidate,
+                                    const std::vector<int>& candidates,
+                                    GroupPricing& pricing) const;
   // Each step on the best candidate of `device` (any device: -1) given where earlier steps left
-  // its inputs; empty when a step fits none.
-  std::vector<int> greedy_placement(std::span<const GroupStep> steps, int device) const;
+  // its inputs, with the sum of their expected times; empty when a step fits none.
+  std::pair<std::vector<int>, double> greedy_placement(std::span<const GroupStep> steps,
+                                                       int device, GroupPricing& pricing) const;
+  GroupAlternative group_alternative(std::span<const GroupStep> steps, std::vector<int> candidates,
+                                     double predicted_s) const;
   ModelCorrection correction(const Workload& w, const DeviceModel& m) const;
   const CandidateEstimate* challenger(const std::vector<CandidateEstimate>& ranking,
                                       const Ledger& ledger) const;
