@@ -111,7 +111,7 @@ GroupAlternative Scheduler::group_alternative(std::span<const GroupStep> steps,
   const HistoryKey key{placement_signature(steps, candidates), size_bucket(total_elements(steps)),
                        kGroupSeries};
   const History::Measured measured = history_.measured(key);
-  a.samples = measured.samples;
+  a.samples = measured.weight();
   if (a.samples > 0) {
     a.measured_s = measured.estimate_s;
     a.expected_s = trusted(a.samples, measured.estimate_s, a.predicted_s);
@@ -152,9 +152,10 @@ GroupDecision Scheduler::decide_group(std::span<const GroupStep> steps) const {
   }
 
   // The placement it runs with stays unless another is expected faster by the margin.
-  const auto best = std::min_element(
-      d.alternatives.begin(), d.alternatives.end(),
-      [](const GroupAlternative& a, const GroupAlternative& b) { return a.expected_s < b.expected_s; });
+  const auto best = std::min_element(d.alternatives.begin(), d.alternatives.end(),
+                                     [](const GroupAlternative& a, const GroupAlternative& b) {
+                                       return a.expected_s < b.expected_s;
+                                     });
   if ((1 + options_.hysteresis) * best->expected_s < d.alternatives.front().expected_s)
     d.chosen = static_cast<int>(best - d.alternatives.begin());
   return d;
@@ -164,9 +165,9 @@ void Scheduler::record_group(std::span<const GroupStep> steps, double seconds) {
   if (steps.empty()) return;
   std::vector<int> candidates;
   for (const GroupStep& s : steps) candidates.push_back(s.candidate);
-  history_.record({placement_signature(steps, candidates), size_bucket(total_elements(steps)),
-                   kGroupSeries},
-                  seconds);
+  history_.record(
+      {placement_signature(steps, candidates), size_bucket(total_elements(steps)), kGroupSeries},
+      seconds);
 }
 
 }  // namespace switchyard::scheduler

@@ -111,9 +111,11 @@ void History::record(const HistoryKey& key, double seconds) {
   if (!is_duration(seconds)) return;
   std::lock_guard lock(mutex_);
   Series& series = series_[key];
-  // Until the window is full the count grows, and with it the weight the scheduler gives the
-  // estimate: that moves decisions as much as a moving estimate does.
-  const bool count_grows = series.samples_s.size() < static_cast<std::size_t>(kWindow);
+  // Until the window is full of this process's samples the count grows, and with it the weight
+  // the scheduler gives the estimate (Measured::weight): that moves decisions as much as a moving
+  // estimate does.
+  const bool count_grows =
+      series.samples_s.size() < static_cast<std::size_t>(kWindow) || series.measured < kWindow;
   add_sample(series, seconds);
   series.used = ++clock_;
   series.measured = std::min(series.measured + 1, kWindow);
@@ -143,7 +145,8 @@ History::Measured History::measured(const HistoryKey& key) const {
   std::lock_guard lock(mutex_);
   const auto it = series_.find(key);
   if (it == series_.end()) return {};
-  return {static_cast<int>(it->second.samples_s.size()), it->second.estimate_s};
+  return {static_cast<int>(it->second.samples_s.size()), it->second.estimate_s,
+          it->second.measured};
 }
 
 std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature,
@@ -154,8 +157,10 @@ std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature,
   for (auto it = series_.lower_bound({signature, std::numeric_limits<int>::min(), {}});
        it != series_.end() && it->first.signature == signature; ++it)
     if (it->first.candidate == candidate)
-      out.push_back(
-          {it->first.bucket, it->second.estimate_s, static_cast<int>(it->second.samples_s.size())});
+      out.push_back({it->first.bucket, it->second.estimate_s,
+                     Measured{static_cast<int>(it->second.samples_s.size()), it->second.estimate_s,
+                              it->second.measured}
+                         .weight()});
   return out;
 }
 

@@ -4,6 +4,7 @@
 // decay (a bounded window, newest kept). Persisted with the profile.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -48,13 +49,18 @@ class History {
   struct Measured {
     int samples = 0;
     double estimate_s = 0;
+    int fresh = 0;  // of the samples, those this process measured
+    // How many samples the estimate counts as: those measured by earlier processes (loaded from
+    // the profile, maybe under another load, on another day) count as one together until this
+    // process measures again.
+    int weight() const { return std::min(samples, fresh + (samples > fresh ? 1 : 0)); }
   };
   Measured measured(const HistoryKey& key) const;
   // The estimate of every bucket of `signature` that `candidate` has samples for, by bucket.
   struct BucketEstimate {
     int bucket;
     double estimate_s;
-    int samples;
+    int weight;  // as Measured::weight()
   };
   std::vector<BucketEstimate> estimates(std::uint64_t signature,
                                         const std::string& candidate) const;

@@ -139,10 +139,10 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   // host stay predicted (see record()).
   const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
     const History::Measured measured = history_.measured(key);
-    if (out) e.samples = measured.samples;
+    if (out) e.samples = measured.weight();
     if (measured.samples == 0) return modelled_s;
     if (out) *out = measured.estimate_s;
-    return trusted(measured.samples, measured.estimate_s, modelled_s);
+    return trusted(measured.weight(), measured.estimate_s, modelled_s);
   };
   const double execute_s =
       blend({w.signature, bucket, m.name},
@@ -201,7 +201,7 @@ ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m) c
     const double factor = bucket_elements(bucket.bucket) / static_cast<double>(w.elements);
     const CostBreakdown p = predict(scaled(w, factor), m, m.id.device, true, device_models_);
     sizes.push_back({p.launch_s, p.compute_s, bucket.estimate_s});
-    samples += bucket.samples;
+    samples += bucket.weight;
   }
   const ModelCorrection fitted = fit_correction(sizes);
   if (samples >= options_.history_trust_samples) return fitted;

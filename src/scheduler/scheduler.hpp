@@ -9,9 +9,9 @@
 #include <optional>
 #include <shared_mutex>
 #include <span>
-#include <utility>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "scheduler/cost_model.hpp"
@@ -42,7 +42,7 @@ struct CandidateEstimate {
   CostBreakdown predicted;
   ModelCorrection correction;        // of the model's execute time, from other sizes measured
   std::optional<double> measured_s;  // history estimate, when there is one
-  int samples = 0;                   // behind measured_s
+  int samples = 0;                   // behind measured_s (History::Measured::weight)
   double expected_s = 0;             // what ranking uses (blend of measured and predicted)
   bool fits = true;
   bool compiled = true;
@@ -98,8 +98,9 @@ class Scheduler {
                                       const std::vector<bool>& compiled = {}) const;
 
   // `seconds`: the measured execute time (launch + compute) of w on `candidate`, kept per
-  // (signature, size bucket, candidate). With `transfer_s` (the time spent moving its inputs
-  // there), the whole run is also kept per residency of w's inputs: the model's copy figures
+  // (signature, size bucket, candidate). With `transfer_s` (the rest of the run: moving its
+  // inputs there, allocating its outputs, the backend's own work around the launch), the whole
+  // run is also kept per residency of w's inputs: the model's copy figures
   // (one latency, one bandwidth measured out of the caches) missed copies of cached data by
   // 2-3x on PoCL. Compile time is left out (it depends on the kernel cache), and so is the
   // result's trip to the host (it happens later, if at all): the model keeps predicting them.
@@ -152,8 +153,8 @@ class Scheduler {
                                     GroupPricing& pricing) const;
   // Each step on the best candidate of `device` (any device: -1) given where earlier steps left
   // its inputs, with the sum of their expected times; empty when a step fits none.
-  std::pair<std::vector<int>, double> greedy_placement(std::span<const GroupStep> steps,
-                                                       int device, GroupPricing& pricing) const;
+  std::pair<std::vector<int>, double> greedy_placement(std::span<const GroupStep> steps, int device,
+                                                       GroupPricing& pricing) const;
   GroupAlternative group_alternative(std::span<const GroupStep> steps, std::vector<int> candidates,
                                      double predicted_s) const;
   ModelCorrection correction(const Workload& w, const DeviceModel& m) const;
