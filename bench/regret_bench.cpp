@@ -135,10 +135,13 @@ class Inputs {
   }
 
  private:
-  // A new buffer whose only valid copy is on home_: x + 0 computed there.
+  // A new buffer whose only valid copy is on home_: x + 0 computed there, now (left pending, it
+  // would be computed inside the next timed run, fused into it or not depending on the runner).
   sy::Array moved_home(const sy::Array& a) const {
     sy::DeviceScope scope(home_ == "host" ? host_scope_ : home_);
-    return a + 0;
+    sy::Array moved = a + 0;
+    sy::eval(moved);
+    return moved;
   }
   std::string home_, host_scope_;
   std::vector<sy::Array> arrays_;
