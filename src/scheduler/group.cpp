@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_map>
 
 #include "scheduler/scheduler.hpp"
 
@@ -54,32 +53,36 @@ Workload placed_step(std::span<const GroupStep> steps, std::size_t i,
 
 }  // namespace
 
-// Each step's model correction per candidate, and every step cost priced so far, by step,
-// candidate and where its inputs are: placements share most of them.
+// Each step's model correction per candidate, and every step cost priced so far, by step and
+// candidate, then by where its inputs are (a short list: placements share most of them).
 struct Scheduler::GroupPricing {
+  struct Priced {
+    std::uint64_t inputs_from;
+    bool fits;
+    double expected_s;
+  };
   std::vector<std::vector<ModelCorrection>> corrections;
-  std::unordered_map<std::uint64_t, std::pair<bool, double>> costs;
+  std::vector<std::vector<std::vector<Priced>>> costs;  // [step][candidate]
 };
 
 std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, std::size_t i,
                                              int candidate, const std::vector<int>& candidates,
                                              GroupPricing& pricing) const {
-  // Where each input comes from: the device of the step that wrote it (+1; 0 for the host), or
-  // (-1) from outside the group.
-  std::uint64_t key = (static_cast<std::uint64_t>(i) << 8 | static_cast<std::uint64_t>(candidate)) *
-                      0x9e3779b97f4a7c15ull;
+  // Where each input comes from, hashed: from outside the group (0), or the device of the step
+  // that wrote it (1 for the host, device + 2 otherwise).
+  std::uint64_t inputs_from = 0;
   for (const int producer : steps[i].producers) {
     const DeviceModel* from = producer < 0 ? nullptr : &models_[candidates[producer]];
-    const int where = !from ? -1 : from->host_addressable ? 0 : from->id.device + 1;
-    key = (key ^ static_cast<std::uint64_t>(where + 2)) * 0x100000001b3ull;
+    const int where = !from ? 0 : from->host_addressable ? 1 : from->id.device + 2;
+    inputs_from = (inputs_from ^ static_cast<std::uint64_t>(where + 1)) * 0x100000001b3ull;
   }
-  const auto [it, inserted] = pricing.costs.try_emplace(key);
-  if (inserted) {
-    const CandidateEstimate e = estimate(placed_step(steps, i, candidates, models_), candidate,
-                                         true, &pricing.corrections[i][candidate]);
-    it->second = {e.fits, e.expected_s};
-  }
-  return it->second;
+  auto& priced = pricing.costs[i][candidate];
+  for (const auto& p : priced)
+    if (p.inputs_from == inputs_from) return {p.fits, p.expected_s};
+  const CandidateEstimate e = estimate(placed_step(steps, i, candidates, models_), candidate, true,
+                                       &pricing.corrections[i][candidate]);
+  priced.push_back({inputs_from, e.fits, e.expected_s});
+  return {e.fits, e.expected_s};
 }
 
 std::pair<std::vector<int>, double> Scheduler::greedy_placement(std::span<const GroupStep> steps,
@@ -125,9 +128,13 @@ GroupDecision Scheduler::decide_group(std::span<const GroupStep> steps) const {
   if (steps.empty()) return d;
   GroupPricing pricing;
   pricing.corrections.resize(steps.size());
-  for (std::size_t i = 0; i < steps.size(); ++i)
+  pricing.costs.assign(steps.size(),
+                       std::vector<std::vector<GroupPricing::Priced>>(models_.size()));
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto measured = history_.estimates(steps[i].work.signature);
     for (const DeviceModel& m : models_)
-      pricing.corrections[i].push_back(correction(steps[i].work, m));
+      pricing.corrections[i].push_back(correction(steps[i].work, m, measured));
+  }
   std::vector<int> now;
   double now_s = 0;
   for (const GroupStep& s : steps) now.push_back(s.candidate);

@@ -149,18 +149,17 @@ History::Measured History::measured(const HistoryKey& key) const {
           it->second.measured};
 }
 
-std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature,
-                                                        const std::string& candidate) const {
+std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature) const {
   std::vector<BucketEstimate> out;
   std::lock_guard lock(mutex_);
   // Keys sort by signature first: the signature's series are one range of the map.
   for (auto it = series_.lower_bound({signature, std::numeric_limits<int>::min(), {}});
-       it != series_.end() && it->first.signature == signature; ++it)
-    if (it->first.candidate == candidate)
-      out.push_back({it->first.bucket, it->second.estimate_s,
-                     Measured{static_cast<int>(it->second.samples_s.size()), it->second.estimate_s,
-                              it->second.measured}
-                         .weight()});
+       it != series_.end() && it->first.signature == signature; ++it) {
+    const Series& series = it->second;
+    const Measured measured{static_cast<int>(series.samples_s.size()), series.estimate_s,
+                            series.measured};
+    out.push_back({it->first.candidate, it->first.bucket, series.estimate_s, measured.weight()});
+  }
   return out;
 }
 

@@ -56,14 +56,15 @@ class History {
     int weight() const { return std::min(samples, fresh + (samples > fresh ? 1 : 0)); }
   };
   Measured measured(const HistoryKey& key) const;
-  // The estimate of every bucket of `signature` that `candidate` has samples for, by bucket.
+  // The estimate of every bucket of `signature` that any candidate has samples for, by candidate
+  // then bucket.
   struct BucketEstimate {
+    std::string candidate;
     int bucket;
     double estimate_s;
     int weight;  // as Measured::weight()
   };
-  std::vector<BucketEstimate> estimates(std::uint64_t signature,
-                                        const std::string& candidate) const;
+  std::vector<BucketEstimate> estimates(std::uint64_t signature) const;
   // Bumped whenever a key's sample count grows (until its window is full) or its estimate moves
   // from the value it had at the last bump by more than 10% and by more than two standard errors
   // (noise is no news): decision caches compare it.

@@ -89,8 +89,11 @@ Scheduler::Scheduler(std::vector<DeviceModel> models, SchedulerOptions options)
 Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled) const {
   Decision d;
   d.ranking.reserve(models_.size());
-  for (std::size_t c = 0; c < models_.size(); ++c)
-    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c)));
+  const auto measured = history_.estimates(w.signature);
+  for (std::size_t c = 0; c < models_.size(); ++c) {
+    const ModelCorrection k = correction(w, models_[c], measured);
+    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c), &k));
+  }
   // Fitting first, then by expected time; equal times go to the lower index (determinism).
   std::sort(d.ranking.begin(), d.ranking.end(), [](const auto& a, const auto& b) {
     return std::tuple(!a.fits, a.expected_s, a.candidate) <
@@ -132,7 +135,8 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   e.compiled = compiled;
   e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
   e.fits = fits(w, m, options_.memory_reserve);
-  e.correction = known_correction ? *known_correction : correction(w, m);
+  e.correction =
+      known_correction ? *known_correction : correction(w, m, history_.estimates(w.signature));
   // History replaces the model's execute time (launch + compute) in proportion to how many
   // samples back it; then whole runs measured with the inputs where they are now replace
   // execute + moving the inputs in the same way. Compile and the result's trip back to the
@@ -190,19 +194,19 @@ Scheduler::Ledger Scheduler::ledger(std::uint64_t signature) const {
 // samples behind it, up to history_trust_samples (a factor f counts as f^trust). A first run is
 // often an outlier (cold caches, first-touch page faults, a pool's threads starting), and carried
 // at full weight to every size it would mislead them all.
-ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m) const {
+ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m,
+                                      std::span<const History::BucketEstimate> measured) const {
   if (w.elements < 1) return {};
-  const auto measured = history_.estimates(w.signature, m.name);
-  if (measured.empty()) return {};
   std::vector<MeasuredSize> sizes;
-  sizes.reserve(measured.size());
   int samples = 0;
   for (const auto& bucket : measured) {
+    if (bucket.candidate != m.name) continue;
     const double factor = bucket_elements(bucket.bucket) / static_cast<double>(w.elements);
     const CostBreakdown p = predict(scaled(w, factor), m, m.id.device, true, device_models_);
     sizes.push_back({p.launch_s, p.compute_s, bucket.estimate_s});
     samples += bucket.weight;
   }
+  if (sizes.empty()) return {};
   const ModelCorrection fitted = fit_correction(sizes);
   if (samples >= options_.history_trust_samples) return fitted;
   const double trust = static_cast<double>(samples) / options_.history_trust_samples;

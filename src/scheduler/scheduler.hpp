@@ -157,7 +157,9 @@ class Scheduler {
                                                        GroupPricing& pricing) const;
   GroupAlternative group_alternative(std::span<const GroupStep> steps, std::vector<int> candidates,
                                      double predicted_s) const;
-  ModelCorrection correction(const Workload& w, const DeviceModel& m) const;
+  // `measured`: History::estimates(w.signature), every candidate's.
+  ModelCorrection correction(const Workload& w, const DeviceModel& m,
+                             std::span<const History::BucketEstimate> measured) const;
   const CandidateEstimate* challenger(const std::vector<CandidateEstimate>& ranking,
                                       const Ledger& ledger) const;
   Ledger ledger(std::uint64_t signature) const;
