@@ -197,16 +197,23 @@ Scheduler::Ledger Scheduler::ledger(std::uint64_t signature) const {
 ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m,
                                       std::span<const History::BucketEstimate> measured) const {
   if (w.elements < 1) return {};
+  const auto mine = [&](const History::BucketEstimate& b) { return b.candidate == m.name; };
+  if (std::none_of(measured.begin(), measured.end(), mine)) return {};
+  // The model's compute time grows linearly with the size (scaled()) from a fixed part (reading
+  // back a data-dependent size); launch is fixed: two predictions give it at every bucket.
+  const CostBreakdown here = predict(w, m, m.id.device, true, device_models_);
+  const double fixed_s = w.data_dependent_size
+                             ? predict(scaled(w, 0), m, m.id.device, true, device_models_).compute_s
+                             : 0;
   std::vector<MeasuredSize> sizes;
   int samples = 0;
   for (const auto& bucket : measured) {
-    if (bucket.candidate != m.name) continue;
+    if (!mine(bucket)) continue;
     const double factor = bucket_elements(bucket.bucket) / static_cast<double>(w.elements);
-    const CostBreakdown p = predict(scaled(w, factor), m, m.id.device, true, device_models_);
-    sizes.push_back({p.launch_s, p.compute_s, bucket.estimate_s});
+    sizes.push_back(
+        {here.launch_s, fixed_s + factor * (here.compute_s - fixed_s), bucket.estimate_s});
     samples += bucket.weight;
   }
-  if (sizes.empty()) return {};
   const ModelCorrection fitted = fit_correction(sizes);
   if (samples >= options_.history_trust_samples) return fitted;
   const double trust = static_cast<double>(samples) / options_.history_trust_samples;
