@@ -16,14 +16,16 @@ std::string device_name(const DeviceModel& m) {
 }
 
 // The history signature of the group placed on `candidates`: its steps' signatures and sizes
-// and where each runs.
+// and where each runs, by candidate name (history outlives this process's model order).
 std::uint64_t placement_signature(std::span<const GroupStep> steps,
-                                  const std::vector<int>& candidates) {
+                                  const std::vector<int>& candidates,
+                                  const std::vector<DeviceModel>& models) {
   std::uint64_t h = 0x9e3779b97f4a7c15ull;
   for (std::size_t i = 0; i < steps.size(); ++i) {
+    const std::string& where = models[candidates[i]].name;
     const std::uint64_t words[] = {steps[i].work.signature,
                                    static_cast<std::uint64_t>(steps[i].work.elements),
-                                   static_cast<std::uint64_t>(candidates[i])};
+                                   XXH3_64bits(where.data(), where.size())};
     h = XXH3_64bits_withSeed(words, sizeof words, h);
   }
   return h;
@@ -111,8 +113,8 @@ GroupAlternative Scheduler::group_alternative(std::span<const GroupStep> steps,
                                               double predicted_s) const {
   GroupAlternative a;
   a.predicted_s = a.expected_s = predicted_s;
-  const HistoryKey key{placement_signature(steps, candidates), size_bucket(total_elements(steps)),
-                       kGroupSeries};
+  const HistoryKey key{placement_signature(steps, candidates, models_),
+                       size_bucket(total_elements(steps)), kGroupSeries};
   const History::Measured measured = history_.measured(key);
   a.samples = measured.weight();
   if (a.samples > 0) {
@@ -172,9 +174,9 @@ void Scheduler::record_group(std::span<const GroupStep> steps, double seconds) {
   if (steps.empty()) return;
   std::vector<int> candidates;
   for (const GroupStep& s : steps) candidates.push_back(s.candidate);
-  history_.record(
-      {placement_signature(steps, candidates), size_bucket(total_elements(steps)), kGroupSeries},
-      seconds);
+  history_.record({placement_signature(steps, candidates, models_),
+                   size_bucket(total_elements(steps)), kGroupSeries},
+                  seconds);
 }
 
 }  // namespace switchyard::scheduler
