@@ -255,7 +255,9 @@ auto execute(const scheduler::Workload& w, const ir::Kernel* kernel,
         // outputs' allocation and the backend's own work around the launch count too (on PoCL
         // they took longer than the launch itself for small work).
         const double rest_s = seconds_between(attempt_start, end) - t.compile_s - t.execute_s;
-        if (worth_recording(t))
+        // A run made to explore is always recorded: measuring it is why it ran there.
+        const bool exploring = plan.reason() == scheduler::Reason::Exploring && t.cache_hit;
+        if (exploring || worth_recording(t))
           plan.learner()->record(w, candidate->model, t.execute_s, std::max(rest_s, t.transfer_s));
       }
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
