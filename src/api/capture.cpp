@@ -182,8 +182,7 @@ void Captured::State::revisit_placement(Entry& entry) {
   if (!decision) return;
   const auto& models = runtime::Placement::instance().scheduler()->models();
   const auto device_of = [&](int candidate) {
-    const std::string& name = models[candidate].name;
-    return name.substr(0, name.find('/'));
+    return scheduler::device_of(models[candidate].name);
   };
   stats.placements.clear();
   for (std::size_t i = 0; i < decision->alternatives.size(); ++i) {
@@ -198,7 +197,7 @@ void Captured::State::revisit_placement(Entry& entry) {
   }
   if (!decision->moves()) return;
   const scheduler::GroupAlternative& chosen = decision->alternatives[decision->chosen];
-  entry.place_on = chosen.name.starts_with("all on ") ? device_of(chosen.candidates.front()) : "";
+  entry.place_on = chosen.all_on;
 }
 
 Captured::Captured(Function fn) : state_(std::make_shared<State>()) {

@@ -52,14 +52,17 @@ bool Recording::writes(const Buffer* buffer) const {
 }
 
 bool Recording::placement_outdated() const {
-  if (groupable_ && scheduler_ != Placement::instance().scheduler()) return true;
+  if (!group_.empty() && !placed_by_current_scheduler()) return true;
   return std::any_of(compiling_.begin(), compiling_.end(),
                      [](const auto& c) { return ready(*c.first, c.second); });
 }
 
+bool Recording::placed_by_current_scheduler() const {
+  return scheduler_ == Placement::instance().scheduler();
+}
+
 std::optional<scheduler::GroupDecision> Recording::placement_decision() const {
-  if (!groupable_ || group_.empty() || scheduler_ != Placement::instance().scheduler())
-    return std::nullopt;
+  if (group_.empty() || !placed_by_current_scheduler()) return std::nullopt;
   return scheduler_->decide_group(group_);
 }
 
@@ -171,7 +174,11 @@ std::span<ReplayedView> Recording::replay(std::span<const View> inputs) {
   record_execution({device_id_, id_, label_, elements_, 0, 0, 0, total_s, total_s, true, 0, 0,
                     "replay of a captured function"});
   // What the whole step took placed this way: decides, with the model, whether to place it anew.
-  if (groupable_ && !group_.empty() && scheduler_ == Placement::instance().scheduler())
+  // Every replay until history's window is full, then one in eight (as the executor samples short
+  // runs): recording hashes every launch, a noticeable share of a few-microsecond replay.
+  ++replays_;
+  if (!group_.empty() && (replays_ <= scheduler::History::kWindow || replays_ % 8 == 0) &&
+      placed_by_current_scheduler())
     scheduler_->record_group(group_, total_s);
   if (tracing() && !steps_.empty())
     trace_complete(steps_.front().device->info(), TraceStage::Execute, label_, start, end);
@@ -276,16 +283,15 @@ void Recorder::check_host_read(const Buffer& buffer) const {
 
 void Recorder::add_group_step(const Candidate& c, const scheduler::Workload& work) {
   Recording& r = *recording_;
-  if (c.model < 0) r.groupable_ = false;  // pinned to a device without a model
-  if (!r.groupable_) return;
-  r.group_.push_back({work, {}, c.model, false});
+  if (c.model < 0) groupable_ = false;  // pinned to a device without a model
+  if (groupable_) r.group_.push_back({work, {}, c.model, false});
 }
 
 // Which earlier launch wrote each input of every launch, and which launches write an output of
 // the function (slot kinds are final by now).
 void Recorder::link_group_steps() {
   Recording& r = *recording_;
-  if (!r.groupable_) return r.group_.clear();
+  if (!groupable_) return r.group_.clear();
   for (std::size_t i = 0; i < r.steps_.size(); ++i) {
     const RecordedStep& step = r.steps_[i];
     scheduler::GroupStep& g = r.group_[i];

@@ -110,6 +110,7 @@ class Recording {
   // recorded with, each kernel's best, and every step on one device. nullopt when its launches
   // cannot be placed together (none, or one placed without a model).
   std::optional<scheduler::GroupDecision> placement_decision() const;
+  bool placed_by_current_scheduler() const;  // not replaced since (calibration adds devices)
 
   // Makes the recorded launches again over `inputs` (one per function input, shaped as when
   // recorded) and returns the function's outputs. Device failures propagate as the backends'
@@ -141,8 +142,8 @@ class Recording {
   // The launches as the scheduler sees them, for placing the whole step and learning what whole
   // replays take; empty when a launch had no model. scheduler_: the one that placed them.
   std::vector<scheduler::GroupStep> group_;
-  bool groupable_ = true;
   scheduler::Scheduler* scheduler_ = nullptr;
+  std::int64_t replays_ = 0;
   // The launches as one launch graph, where the device has them; tried on the first replay.
   std::unique_ptr<ReplayGraph> graph_;
   bool graph_tried_ = false;
@@ -201,6 +202,7 @@ class Recorder {
   std::shared_ptr<Recording> recording_ = std::make_shared<Recording>();
   std::unordered_map<const Buffer*, std::uint32_t> slot_index_;
   std::unordered_set<const Buffer*> created_;
+  bool groupable_ = true;  // every launch so far had a model: the step can be placed as a whole
   Recorder* previous_;
 };
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace switchyard::scheduler {
 
@@ -30,5 +31,10 @@ struct DeviceModel {
   // Free now, so buffers already resident there are excluded; 0: unknown (never excludes).
   std::uint64_t free_memory_bytes = 0;
 };
+
+// The device of a candidate name: "cpu:0/inline" -> "cpu:0".
+inline std::string device_of(std::string_view candidate) {
+  return std::string(candidate.substr(0, candidate.find('/')));
+}
 
 }  // namespace switchyard::scheduler

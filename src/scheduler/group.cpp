@@ -11,10 +11,6 @@ namespace {
 // Whole runs of a group are kept in history under this candidate name, by placement.
 constexpr const char* kGroupSeries = "group";
 
-std::string device_name(const DeviceModel& m) {
-  return m.name.substr(0, m.name.find('/'));
-}
-
 // The history signature of the group placed on `candidates`: its steps' signatures and sizes
 // and where each runs, by candidate name (history outlives this process's model order).
 std::uint64_t placement_signature(std::span<const GroupStep> steps,
@@ -82,7 +78,7 @@ std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, s
   for (const auto& p : priced)
     if (p.inputs_from == inputs_from) return {p.fits, p.expected_s};
   const CandidateEstimate e = estimate(placed_step(steps, i, candidates, models_), candidate, true,
-                                       &pricing.corrections[i][candidate]);
+                                       pricing.corrections[i][candidate]);
   priced.push_back({inputs_from, e.fits, e.expected_s});
   return {e.fits, e.expected_s};
 }
@@ -144,20 +140,21 @@ GroupDecision Scheduler::decide_group(std::span<const GroupStep> steps) const {
     now_s += step_cost(steps, i, now[i], now, pricing).second;
   d.alternatives.push_back(group_alternative(steps, now, now_s));
   d.alternatives.back().name = "as recorded";
-  const auto add = [&](std::pair<std::vector<int>, double> placed, std::string name) {
+  const auto add = [&](std::pair<std::vector<int>, double> placed, std::string all_on) {
     if (placed.first.empty()) return;
     for (const GroupAlternative& a : d.alternatives)
       if (a.candidates == placed.first) return;
     d.alternatives.push_back(group_alternative(steps, std::move(placed.first), placed.second));
-    d.alternatives.back().name = std::move(name);
+    d.alternatives.back().name = all_on.empty() ? "each kernel's best" : "all on " + all_on;
+    d.alternatives.back().all_on = std::move(all_on);
   };
-  add(greedy_placement(steps, -1, pricing), "each kernel's best");
+  add(greedy_placement(steps, -1, pricing), "");
   std::vector<int> devices;
   for (const DeviceModel& m : models_) {
     if (m.id.device < 0 || std::find(devices.begin(), devices.end(), m.id.device) != devices.end())
       continue;
     devices.push_back(m.id.device);
-    add(greedy_placement(steps, m.id.device, pricing), "all on " + device_name(m));
+    add(greedy_placement(steps, m.id.device, pricing), device_of(m.name));
   }
 
   // The placement it runs with stays unless another is expected faster by the margin.

@@ -23,6 +23,7 @@ struct GroupStep {
 struct GroupAlternative {
   std::string name;                  // "as recorded", "each kernel's best" or "all on <device>"
   std::vector<int> candidates;       // per step
+  std::string all_on;                // the device every step runs on, for "all on <device>"
   double predicted_s = 0;            // its steps' expected times, data moved as it moves it
   std::optional<double> measured_s;  // whole runs of exactly this placement, when it has run
   int samples = 0;                   // behind measured_s

@@ -125,11 +125,6 @@ const DeviceIdentity* find_device(const MachineIdentity& id, std::string_view de
   return nullptr;
 }
 
-// "cpu:0/inline" -> "cpu:0"
-std::string device_of(const std::string& candidate) {
-  return candidate.substr(0, candidate.find('/'));
-}
-
 // Where a candidate is in the registry now; device -1 when its device is not among the usable.
 CandidateId candidate_id(const std::string& candidate) {
   const auto devices = Registry::instance().devices();

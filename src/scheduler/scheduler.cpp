@@ -92,7 +92,7 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
   const auto measured = history_.estimates(w.signature);
   for (std::size_t c = 0; c < models_.size(); ++c) {
     const ModelCorrection k = correction(w, models_[c], measured);
-    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c), &k));
+    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c), k));
   }
   // Fitting first, then by expected time; equal times go to the lower index (determinism).
   std::sort(d.ranking.begin(), d.ranking.end(), [](const auto& a, const auto& b) {
@@ -127,7 +127,7 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
 }
 
 CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled,
-                                      const ModelCorrection* known_correction) const {
+                                      const ModelCorrection& correction) const {
   const DeviceModel& m = models_[c];
   const int bucket = size_bucket(w.elements);
   CandidateEstimate e;
@@ -135,8 +135,7 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   e.compiled = compiled;
   e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
   e.fits = fits(w, m, options_.memory_reserve);
-  e.correction =
-      known_correction ? *known_correction : correction(w, m, history_.estimates(w.signature));
+  e.correction = correction;
   // History replaces the model's execute time (launch + compute) in proportion to how many
   // samples back it; then whole runs measured with the inputs where they are now replace
   // execute + moving the inputs in the same way. Compile and the result's trip back to the

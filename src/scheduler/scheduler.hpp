@@ -139,9 +139,9 @@ class Scheduler {
   static constexpr std::size_t kMaxLedgers = 4096;
 
   std::uint64_t cache_key(const Workload& w, const std::vector<bool>& compiled) const;
-  // `correction`: the model correction of this kernel on that candidate, when already known.
+  // `correction`: of this kernel's model on that candidate (correction()).
   CandidateEstimate estimate(const Workload& w, std::size_t candidate, bool compiled,
-                             const ModelCorrection* correction = nullptr) const;
+                             const ModelCorrection& correction) const;
   // Measured and modelled times blended by how many samples back the measurement.
   double trusted(int samples, double measured_s, double modelled_s) const;
   // Placing a group (group.cpp): what one decision has priced so far.
