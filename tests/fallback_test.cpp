@@ -264,9 +264,10 @@ TEST_F(Fallback, WhenEveryDeviceFailsAllDevicesFailedNamesEachAttemptAndCause) {
   expect_mentions(message, {"mul", attempts.c_str(), "DeviceError", "launch failed",
                             "CL_OUT_OF_RESOURCES", "injected"});
   EXPECT_EQ(log.find("trying \n"), std::string::npos) << log;
+  // Each attempt is checked in the error, which always names it: a warning prints once per
+  // process (log.hpp), and an earlier test may have printed the same fallback line already.
   for (const auto& id : device_ids()) {
-    const std::string failed = "failed on " + id + " at launch", at = id + " at launch";
-    expect_mentions(log, {failed.c_str()});
+    const std::string at = id + " at launch";
     expect_mentions(message, {at.c_str()});
     EXPECT_EQ(failures_on(id), 1) << id;
   }

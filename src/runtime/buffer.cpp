@@ -192,6 +192,7 @@ void Buffer::mark_written(const Device& device) {
   std::lock_guard lock(mutex_);
   for (auto& c : device_copies_) c.valid = c.device == &device;
   host_valid_ = false;
+  rent_candidate_ = -1;  // new data: what the old was read for says nothing about it
   if (shared()) settle_shared(&device);
 }
 
@@ -200,8 +201,15 @@ void Buffer::mark_host_written() {
   if (!host_) return;  // no host memory yet: nothing can have been written there
   for (auto& c : device_copies_) c.valid = false;
   host_valid_ = true;
+  rent_candidate_ = -1;
   provenance_.reset();  // a kernel that wrote it sets its own after this
   if (shared()) settle_shared(nullptr);
+}
+
+double Buffer::charge_rent(int candidate, double lost_s) const {
+  std::lock_guard lock(mutex_);
+  if (candidate != rent_candidate_) rent_candidate_ = candidate, rent_s_ = 0;
+  return rent_s_ += lost_s;
 }
 
 void Buffer::set_provenance(runtime::Provenance p) {

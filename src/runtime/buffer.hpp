@@ -83,6 +83,12 @@ class Buffer {
   // After the owner of borrowed memory wrote it: that copy (host or device) alone is valid.
   void mark_borrowed_written();
 
+  // ---- rent (scheduler::Rent): the time work reading this storage lost by running where the
+  // storage is rather than on candidate `candidate`. Adds `lost_s` and returns the sum for that
+  // candidate since the storage was last written (a charge for another candidate starts again).
+  // Bookkeeping beside the data, not the data: const.
+  double charge_rent(int candidate, double lost_s) const;
+
   // The kernel that last wrote this storage (explain of an array already computed); none since
   // a write from the host.
   void set_provenance(runtime::Provenance p);
@@ -114,6 +120,8 @@ class Buffer {
   std::atomic<int> lent_{0};  // exports not yet given back
   Device* owner_ = nullptr;   // shared storage: the device holding the owner's copy, or null
   std::optional<runtime::Provenance> provenance_;
+  mutable int rent_candidate_ = -1;  // charge_rent()
+  mutable double rent_s_ = 0;
 
   std::mutex readers_mutex_;  // apart from mutex_, which transfers hold: building stays cheap
   std::vector<std::weak_ptr<void>> readers_;

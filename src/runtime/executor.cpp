@@ -122,7 +122,10 @@ bool worth_recording(const StageTimes& t) {
 // only once that fails (so the hot path ranks nothing).
 class Plan {
  public:
-  Plan(const scheduler::Workload& w, const ir::Kernel* kernel, std::string_view label) : w_(w) {
+  // `inputs`: the storage w.inputs describes, in that order.
+  Plan(const scheduler::Workload& w, std::span<const Buffer* const> inputs,
+       const ir::Kernel* kernel, std::string_view label)
+      : w_(w) {
     const Choices& choices = Placement::instance().current();
     candidates_ = &choices.candidates;
     if (pinned.device) {
@@ -164,7 +167,12 @@ class Plan {
       compiled_[i] = ready(*choices.candidates[i].device, w.signature);
       all_compiled = all_compiled && compiled_[i];
     }
-    first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_)];
+    scheduler::Rent rent;
+    first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_, &rent)];
+    if (rent.candidate >= 0 && rent_is_due(rent, inputs)) {
+      first_ = choices.candidates[rent.candidate];
+      reason_ = scheduler::Reason::MovingReusedData;
+    }
     logf(LogLevel::Debug, "decision: {} ({} elements) on {}: {}", label, w.elements,
          scheduler_->models()[first_.model].name, scheduler::describe(reason_));
     if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
@@ -197,6 +205,20 @@ class Plan {
     }
     return std::nullopt;
   }
+  // Charges this run's rent to each input that is not on the rent's candidate; due once what one
+  // of them was charged reaches the cost of moving the inputs there.
+  bool rent_is_due(const scheduler::Rent& rent, std::span<const Buffer* const> inputs) const {
+    const auto& model = scheduler_->models()[rent.candidate];
+    bool due = false;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const scheduler::InputPlacement& in = w_.inputs[i];
+      const bool there = model.host_addressable ? in.on_host
+                                                : (in.device_mask >> model.id.device & 1u) != 0;
+      if (!there && inputs[i]->charge_rent(rent.candidate, rent.lost_s) >= rent.move_s)
+        due = true;
+    }
+    return due;
+  }
   bool more_possible() const { return !pinned.device && (scheduler_ || !rest_.empty()); }
   scheduler::Scheduler* scheduler() const { return scheduler_; }
   // The scheduler whose history learns from this run (also for pinned work).
@@ -221,11 +243,12 @@ class Plan {
 // Runs `attempt` on the plan's candidates until one succeeds; records metrics, history, traces
 // and explain reports; throws AllDevicesFailed listing every attempt when all fail.
 template <class Attempt_>
-auto execute(const scheduler::Workload& w, const ir::Kernel* kernel,
-             const std::shared_ptr<const std::string>& shared_label, const Attempt_& attempt) {
+auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs,
+             const ir::Kernel* kernel, const std::shared_ptr<const std::string>& shared_label,
+             const Attempt_& attempt) {
   const std::string_view label = *shared_label;
   const auto start = TraceClock::now();
-  Plan plan(w, kernel, label);
+  Plan plan(w, inputs, kernel, label);
   std::vector<runtime::Attempt> attempts;
   std::vector<Device*> failed_devices;
   std::optional<Candidate> candidate = plan.first();
@@ -418,7 +441,7 @@ std::vector<View> realize(const Group& g) {
   if (recorder) recorder->check_destinations(g.destinations);
 
   return execute(
-      w, &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+      w, std::span(buffers, placed), &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
         std::vector<View> outs;
         for (std::size_t i = 0; i < n_outputs; ++i)
@@ -481,7 +504,7 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
   add_residency(w, std::span(buffers, inputs.size()));
   const auto& label = cached_label(w.signature, [&] { return library_label(op); });
   return execute(
-      w, nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+      w, std::span(buffers, inputs.size()), nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
         std::vector<View> outs;
         for (const LibraryOutput& o : outputs)

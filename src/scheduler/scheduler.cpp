@@ -69,6 +69,9 @@ std::string_view describe(Reason r) {
       return "the working set does not fit in free memory minus the reserve";
     case Reason::Forced:
       return "forced by SWITCHYARD_BACKEND or a device scope";
+    case Reason::MovingReusedData:
+      return "its inputs kept coming back: the time lost leaving them where they were reached the "
+             "cost of moving them here";
   }
   return "unknown reason";
 }
@@ -123,7 +126,24 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
       d.explore_cost_s = c->expected_s - best.expected_s;
     }
   }
+  if (d.reason == Reason::LowestMeasured || d.reason == Reason::LowestPredicted)
+    d.rent = rent_of(d, options_.hysteresis);
   return d;
+}
+
+Rent Scheduler::rent_of(const Decision& d, double hysteresis) {
+  const auto chosen = std::find_if(d.ranking.begin(), d.ranking.end(),
+                                   [&](const auto& e) { return e.candidate == d.chosen; });
+  Rent rent;
+  double best_s = chosen->expected_s / (1 + hysteresis);
+  for (const CandidateEstimate& e : d.ranking) {
+    const double move_s = e.expected_s - e.resident_s;
+    if (!e.fits || !e.compiled || e.candidate == d.chosen || move_s <= 0 || e.resident_s >= best_s)
+      continue;
+    best_s = e.resident_s;
+    rent = {e.candidate, chosen->expected_s - e.resident_s, move_s};
+  }
+  return rent;
 }
 
 CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled,
@@ -154,6 +174,8 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   const double run_s =
       blend({placed_signature(w), bucket, m.name}, inputs_in_s + execute_s, nullptr);
   e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
+  e.resident_s = std::min(e.expected_s, e.predicted.compile_s + e.predicted.result_transfer_s +
+                                            execute_s);
   return e;
 }
 
@@ -244,7 +266,8 @@ std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& c
 
 // The hot path: a cache hit is one hash of a few words, one shared lock and one map lookup;
 // about 30 ns of CPU (median, 4 candidates, 3 inputs) in bench/scheduler_bench.cpp.
-int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reason* reason) {
+int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reason* reason,
+                      Rent* rent) {
   const std::uint64_t key = cache_key(w, compiled);
   const int bucket = size_bucket(w.elements);
   const std::uint64_t generation =
@@ -256,6 +279,7 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
     if (it != decisions_.end()) {
       if (it->second.generation == generation) {
         if (reason) *reason = it->second.reason;
+        if (rent) *rent = it->second.rent;
         if (it->second.reason == Reason::Exploring)
           charge_exploration(w, it->second.explore_cost_s);
         return it->second.candidate;
@@ -266,9 +290,10 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
   const Decision d = redecide(w, compiled, previous);
   std::unique_lock lock(cache_mutex_);
   if (decisions_.size() >= kMaxCachedDecisions) decisions_.clear();
-  decisions_[key] = {d.chosen, d.reason, d.explore_cost_s, generation};
+  decisions_[key] = {d.chosen, d.reason, d.explore_cost_s, d.rent, generation};
   lock.unlock();
   if (reason) *reason = d.reason;
+  if (rent) *rent = d.rent;
   if (d.reason == Reason::Exploring) charge_exploration(w, d.explore_cost_s);
   return d.chosen;
 }
@@ -300,6 +325,7 @@ Decision Scheduler::redecide(const Workload& w, const std::vector<bool>& compile
       kept.expected_s <= (1 + options_.hysteresis) * best.expected_s) {
     d.chosen = *previous;
     d.reason = Reason::KeptByHysteresis;
+    d.rent = rent_of(d, options_.hysteresis);
   }
   return d;
 }

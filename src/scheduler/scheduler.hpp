@@ -32,6 +32,7 @@ enum class Reason : std::uint8_t {
   Exploring,            // a candidate with too few measurements, run there where it costs little
   CompileInBackground,  // best device not compiled yet: runs where ready meanwhile
   InsufficientMemory,   // (per candidate) working set does not fit
+  MovingReusedData,     // inputs kept coming back: the time lost leaving them reached moving them
   Forced,               // SWITCHYARD_BACKEND or a DeviceScope
 };
 
@@ -44,8 +45,20 @@ struct CandidateEstimate {
   std::optional<double> measured_s;  // history estimate, when there is one
   int samples = 0;                   // behind measured_s (History::Measured::weight)
   double expected_s = 0;             // what ranking uses (blend of measured and predicted)
+  double resident_s = 0;             // expected_s were the inputs there already
   bool fits = true;
   bool compiled = true;
+};
+
+// Data that keeps coming back (ski rental). Work may run where its inputs are although another
+// candidate would be faster with the inputs there, because moving them costs more than it saves
+// once. Then each run loses `lost_s`; the runtime charges that to the inputs' storage, and moves
+// them when the sum reaches `move_s`. Data read again and again moves after at most twice the
+// best placement's cost; data read once never moves.
+struct Rent {
+  int candidate = -1;  // the candidate faster were the inputs there; -1: none
+  double lost_s = 0;   // the chosen's expected time over that candidate's with the inputs there
+  double move_s = 0;   // the expected cost of moving the inputs there
 };
 
 struct Decision {
@@ -53,6 +66,7 @@ struct Decision {
   int chosen = 0;                          // candidate index
   Reason reason = Reason::LowestPredicted;
   double explore_cost_s = 0;  // when exploring: the chosen's expected time over the best's
+  Rent rent;                  // what staying where the inputs are costs
 };
 
 struct SchedulerOptions {
@@ -90,8 +104,10 @@ class Scheduler {
   // Hot path: the cached choice for (signature, size bucket, residency, result-to-host, which
   // candidates are compiled), falling back to decide() on a miss or when history has moved since
   // it was cached; a previous choice is then kept unless beaten by the hysteresis margin.
-  // `reason`, when given, receives why (as cached_reason() would, without a second lookup).
-  int choose(const Workload& w, const std::vector<bool>& compiled = {}, Reason* reason = nullptr);
+  // `reason`, when given, receives why (as cached_reason() would, without a second lookup);
+  // `rent`, what leaving the inputs where they are costs this run (Rent).
+  int choose(const Workload& w, const std::vector<bool>& compiled = {}, Reason* reason = nullptr,
+             Rent* rent = nullptr);
   // Why choose() last picked what it did for this key (KeptByHysteresis shows only here, since
   // decide() has no memory); nullopt before the first choose().
   std::optional<Reason> cached_reason(const Workload& w,
@@ -126,6 +142,7 @@ class Scheduler {
     int candidate;
     Reason reason;
     double explore_cost_s;     // when exploring: expected time over the best's, charged per run
+    Rent rent;
     std::uint64_t generation;  // the sum of History::generation(signature, bucket) of the
                                // plain and the residency keys when decided
   };
@@ -167,6 +184,8 @@ class Scheduler {
   Ledger& ledger_for(std::uint64_t signature);  // caller holds ledger_mutex_; bounded map
   Decision redecide(const Workload& w, const std::vector<bool>& compiled,
                     std::optional<int> previous) const;
+  // The candidate that beats the chosen by the hysteresis margin were the inputs there.
+  static Rent rent_of(const Decision& d, double hysteresis);
 
   std::vector<DeviceModel> models_;
   std::vector<const DeviceModel*> device_models_;  // by device index: d2h figures of sources
