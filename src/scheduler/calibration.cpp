@@ -51,7 +51,10 @@ constexpr int kTranscendentalOps = 8;   // sin/exp per element of the transcende
 // The second compile probe (Full) fixes the per-op slope; PoCL's ~2 ms per op must stand out of
 // its ±0.1 s build-time noise.
 constexpr int kLargeCompileOps = 128;
-constexpr float kInputValue = 0.75f;  // keeps every chain finite and away from denormals
+constexpr float kInputValue = 0.75f;
+// A gemm probe shorter than this is mostly launch: an H200 did 256^3 in about 16 µs, which read
+// as 2 TFLOP/s, a twentieth of its rate at the sizes that matter.
+constexpr double kGemmProbe_s = 1e-3;  // keeps every chain finite and away from denormals
 
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -244,13 +247,25 @@ class Calibration {
         rate(double(m) * kTranscendentalOps,
              probe.kernel_seconds(*transcendental, transcendental_ir, m), model_.launch_s);
     step("gemm", 0.8);
-    const double g = double(sizes_.gemm_n);
-    model_.flops_per_s = rate(2 * g * g * g, probe.gemm_seconds(sizes_.gemm_n), model_.launch_s);
+    model_.flops_per_s = gemm_rate(probe);
     model_.free_memory_bytes = free_memory_bytes(device_.info());
     return model_;
   }
 
  private:
+  // Flops per second of a square float32 gemm that takes at least kGemmProbe_s: the side doubles
+  // from the depth's size while a run is shorter, as far as the probe's arrays hold.
+  double gemm_rate(Probe& probe) const {
+    std::int64_t n = sizes_.gemm_n;
+    double seconds = probe.gemm_seconds(n);
+    while (seconds < kGemmProbe_s && 4 * n * n <= sizes_.stream_elements) {
+      n *= 2;
+      seconds = probe.gemm_seconds(n);
+    }
+    const double g = static_cast<double>(n);
+    return rate(2 * g * g * g, seconds, model_.launch_s);
+  }
+
   void step(std::string_view name, double fraction) {
     if (progress_) progress_(model_.name, name, fraction);
   }
