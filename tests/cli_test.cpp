@@ -154,6 +154,12 @@ TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
                    row["auto"]["seconds"].get<double>() / best_s);
   EXPECT_NE(r.out.find(fmt_ratio(row["auto"]["over_best_pinned"].get<double>())), std::string::npos)
       << r.out;
+  // What exploring cost: a part of the time auto's kernels ran.
+  const auto& exploring = j["exploring"];
+  EXPECT_GE(exploring["seconds"].get<double>(), 0) << exploring;
+  EXPECT_LE(exploring["seconds"].get<double>(), exploring["auto_work_s"].get<double>());
+  EXPECT_GT(exploring["auto_work_s"].get<double>(), 0);
+  EXPECT_NE(r.out.find("ran on a device placed there to measure it"), std::string::npos) << r.out;
   // auto's choice is one of the candidates: a device, or the CPU inline or parallel.
   const std::string choice = row["auto"]["choice"];
   EXPECT_TRUE(std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {

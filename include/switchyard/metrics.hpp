@@ -22,6 +22,7 @@ struct ExecutionRecord {
   double predicted_s = 0;     // the scheduler's prediction; 0 when it made none
   int fallbacks = 0;          // devices that failed this work before this one ran it
   std::string chosen_reason;  // why the scheduler chose the device
+  bool explored = false;      // placed there to measure it (explain's "exploring")
 };
 
 // ---- aggregates
@@ -33,6 +34,9 @@ struct MetricsTotals {
   std::uint64_t bytes_moved = 0;
   std::int64_t fallbacks = 0;
   std::int64_t cache_hits = 0;
+  // Runs placed on a device to measure it, and their time: what exploring cost at most.
+  std::int64_t explored = 0;
+  double explored_s = 0;
   // Over the executions that had a prediction: their summed predicted and measured times.
   std::int64_t predicted_count = 0;
   double predicted_s = 0, predicted_measured_s = 0;

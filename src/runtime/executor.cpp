@@ -285,7 +285,8 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
       }
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
-                        static_cast<int>(attempts.size()), scheduler::describe(plan.reason())});
+                        static_cast<int>(attempts.size()), scheduler::describe(plan.reason()),
+                        plan.reason() == scheduler::Reason::Exploring});
       if (explain)
         explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
                                      static_cast<int>(attempts.size()), predicted_s});

@@ -34,6 +34,8 @@ void add(MetricsTotals& t, const ExecutionSample& s) {
   t.bytes_moved += s.bytes_moved;
   t.fallbacks += s.fallbacks;
   t.cache_hits += s.cache_hit;
+  t.explored += s.explored;
+  if (s.explored) t.explored_s += s.total_s;
   if (s.predicted_s > 0) {
     ++t.predicted_count;
     t.predicted_s += s.predicted_s;
@@ -71,6 +73,7 @@ void store_record(ExecutionRecord& r, const ExecutionSample& s) {
   r.predicted_s = s.predicted_s;
   r.fallbacks = s.fallbacks;
   r.chosen_reason.assign(s.chosen_reason);
+  r.explored = s.explored;
 }
 
 nlohmann::json to_json(const MetricsTotals& t) {
@@ -84,6 +87,8 @@ nlohmann::json to_json(const MetricsTotals& t) {
                       {"bytes_moved", t.bytes_moved},
                       {"fallbacks", t.fallbacks},
                       {"cache_hits", t.cache_hits},
+                      {"explored", t.explored},
+                      {"explored_s", t.explored_s},
                       {"predicted_count", t.predicted_count}};
   // null rather than 0 when nothing was predicted: 0 would read as "predicted nothing takes time"
   j["predicted_over_measured"] =
@@ -104,7 +109,8 @@ nlohmann::json to_json(const ExecutionRecord& r) {
           {"cache_hit", r.cache_hit},
           {"predicted_s", r.predicted_s},
           {"fallbacks", r.fallbacks},
-          {"chosen_reason", r.chosen_reason}};
+          {"chosen_reason", r.chosen_reason},
+          {"explored", r.explored}};
 }
 
 }  // namespace

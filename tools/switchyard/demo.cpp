@@ -103,6 +103,9 @@ struct Row {
   std::vector<Cell> devices;  // one per device id, in order
   Cell automatic;
   AutoChoice choice;
+  // Over every run on auto (warm-up and explain's included): the work's time, and the time of
+  // the runs placed on a device to measure it.
+  double auto_work_s = 0, explored_s = 0;
 
   // Auto's time over the fastest pinned device's: what choosing automatically cost (or saved).
   std::optional<double> regret() const {
@@ -182,6 +185,7 @@ Row run_row(const DemoWorkload& w, std::int64_t n, const std::vector<std::string
       const DeviceScope scope(id);
       return time_work(work, runs, budget_s);
     }));
+  reset_metrics();
   row.automatic = measure("auto", [&] {
     Cell cell = time_work(work, runs, budget_s);
     if (cell.seconds) {
@@ -193,6 +197,9 @@ Row run_row(const DemoWorkload& w, std::int64_t n, const std::vector<std::string
     }
     return cell;
   });
+  const MetricsTotals totals = metrics().totals;
+  row.auto_work_s = totals.total_s;
+  row.explored_s = totals.explored_s;
   return row;
 }
 
@@ -233,12 +240,20 @@ int demo(const DemoOptions& options) {
 
   print_table(ids, rows);
   const double total_s = seconds_since(start);
-  std::ofstream(options.json_path) << rows_json(ids, rows, total_s).dump(2) << '\n';
+  double auto_work_s = 0, explored_s = 0;
+  for (const Row& r : rows) auto_work_s += r.auto_work_s, explored_s += r.explored_s;
+  const double explored_share = auto_work_s > 0 ? explored_s / auto_work_s : 0;
+  nlohmann::json json = rows_json(ids, rows, total_s);
+  json["exploring"] = {{"seconds", explored_s}, {"auto_work_s", auto_work_s},
+                       {"share", explored_share}};
+  std::ofstream(options.json_path) << json.dump(2) << '\n';
   fmt::print(
       "\n  Times are medians of up to {} runs after a warm-up (which compiles), each run\n"
       "  end to end with its result read back; /best is auto's time over the fastest device's.\n"
+      "  Exploring: {} of auto's {} of work ({:.1f}%) ran on a device placed there to measure it.\n"
       "  {} written; took {}.\n",
-      runs, options.json_path, duration(total_s));
+      runs, duration(explored_s), duration(auto_work_s), 100 * explored_share, options.json_path,
+      duration(total_s));
 
   const bool any_device_works = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
     return std::any_of(r.devices.begin(), r.devices.end(),
