@@ -33,11 +33,13 @@ std::int64_t total_elements(std::span<const GroupStep> steps) {
   return n;
 }
 
-// Step i as it runs when placed on `candidates`: inputs an earlier step wrote are where that
-// step ran; the result goes to the host only when the group returns it (and it was read there).
-Workload placed_step(std::span<const GroupStep> steps, std::size_t i,
-                     const std::vector<int>& candidates, const std::vector<DeviceModel>& models) {
-  Workload w = steps[i].work;
+// Step i as it runs when placed on `candidates`, into `w` (whose memory is reused: this runs for
+// every step and placement priced): inputs an earlier step wrote are where that step ran; the
+// result goes to the host only when the group returns it (and it was read there).
+void place_step(std::span<const GroupStep> steps, std::size_t i,
+                const std::vector<int>& candidates, const std::vector<DeviceModel>& models,
+                Workload& w) {
+  w = steps[i].work;
   for (std::size_t k = 0; k < w.inputs.size() && k < steps[i].producers.size(); ++k) {
     const int producer = steps[i].producers[k];
     if (producer < 0) continue;
@@ -46,7 +48,6 @@ Workload placed_step(std::span<const GroupStep> steps, std::size_t i,
     w.inputs[k].device_mask = m.host_addressable ? 0 : 1u << m.id.device;
   }
   w.result_to_host = steps[i].returns && steps[i].work.result_to_host;
-  return w;
 }
 
 }  // namespace
@@ -59,8 +60,10 @@ struct Scheduler::GroupPricing {
     bool fits;
     double expected_s;
   };
+  std::vector<std::vector<History::BucketEstimate>> measured;  // [step]: History::estimates
   std::vector<std::vector<ModelCorrection>> corrections;
   std::vector<std::vector<std::vector<Priced>>> costs;  // [step][candidate]
+  Workload placed;                                      // place_step()'s, reused
 };
 
 std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, std::size_t i,
@@ -77,8 +80,9 @@ std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, s
   auto& priced = pricing.costs[i][candidate];
   for (const auto& p : priced)
     if (p.inputs_from == inputs_from) return {p.fits, p.expected_s};
-  const CandidateEstimate e = estimate(placed_step(steps, i, candidates, models_), candidate, true,
-                                       pricing.corrections[i][candidate]);
+  place_step(steps, i, candidates, models_, pricing.placed);
+  const CandidateEstimate e = estimate(pricing.placed, candidate, true,
+                                       pricing.corrections[i][candidate], pricing.measured[i]);
   priced.push_back({inputs_from, e.fits, e.expected_s});
   return {e.fits, e.expected_s};
 }
@@ -125,13 +129,14 @@ GroupDecision Scheduler::decide_group(std::span<const GroupStep> steps) const {
   GroupDecision d;
   if (steps.empty()) return d;
   GroupPricing pricing;
+  pricing.measured.resize(steps.size());
   pricing.corrections.resize(steps.size());
   pricing.costs.assign(steps.size(),
                        std::vector<std::vector<GroupPricing::Priced>>(models_.size()));
   for (std::size_t i = 0; i < steps.size(); ++i) {
-    const auto measured = history_.estimates(steps[i].work.signature);
+    pricing.measured[i] = history_.estimates(steps[i].work.signature);
     for (const DeviceModel& m : models_)
-      pricing.corrections[i].push_back(correction(steps[i].work, m, measured));
+      pricing.corrections[i].push_back(correction(steps[i].work, m, pricing.measured[i]));
   }
   std::vector<int> now;
   double now_s = 0;

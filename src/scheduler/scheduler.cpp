@@ -95,7 +95,7 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
   const auto measured = history_.estimates(w.signature);
   for (std::size_t c = 0; c < models_.size(); ++c) {
     const ModelCorrection k = correction(w, models_[c], measured);
-    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c), k));
+    d.ranking.push_back(estimate(w, c, is_compiled(compiled, c), k, measured));
   }
   // Fitting first, then by expected time; equal times go to the lower index (determinism).
   std::sort(d.ranking.begin(), d.ranking.end(), [](const auto& a, const auto& b) {
@@ -147,7 +147,8 @@ Rent Scheduler::rent_of(const Decision& d, double hysteresis) {
 }
 
 CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled,
-                                      const ModelCorrection& correction) const {
+                                      const ModelCorrection& correction,
+                                      std::span<const History::BucketEstimate> measured) const {
   const DeviceModel& m = models_[c];
   const int bucket = size_bucket(w.elements);
   CandidateEstimate e;
@@ -160,19 +161,19 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   // samples back it; then whole runs measured with the inputs where they are now replace
   // execute + moving the inputs in the same way. Compile and the result's trip back to the
   // host stay predicted (see record()).
-  const auto blend = [&](const HistoryKey& key, double modelled_s, std::optional<double>* out) {
-    const History::Measured measured = history_.measured(key);
-    if (out) e.samples = measured.weight();
-    if (measured.samples == 0) return modelled_s;
-    if (out) *out = measured.estimate_s;
-    return trusted(measured.weight(), measured.estimate_s, modelled_s);
-  };
-  const double execute_s =
-      blend({w.signature, bucket, m.name},
-            e.correction.apply(e.predicted.launch_s, e.predicted.compute_s), &e.measured_s);
+  double execute_s = e.correction.apply(e.predicted.launch_s, e.predicted.compute_s);
+  const auto mine = std::find_if(measured.begin(), measured.end(), [&](const auto& b) {
+    return b.bucket == bucket && b.candidate == m.name;
+  });
+  if (mine != measured.end()) {
+    e.samples = mine->weight;
+    e.measured_s = mine->estimate_s;
+    execute_s = trusted(mine->weight, mine->estimate_s, execute_s);
+  }
   const double inputs_in_s = e.predicted.transfer_s - e.predicted.result_transfer_s;
-  const double run_s =
-      blend({placed_signature(w), bucket, m.name}, inputs_in_s + execute_s, nullptr);
+  double run_s = inputs_in_s + execute_s;
+  const History::Measured whole = history_.measured({placed_signature(w), bucket, m.name});
+  if (whole.samples > 0) run_s = trusted(whole.weight(), whole.estimate_s, run_s);
   e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
   e.resident_s = std::min(e.expected_s, e.predicted.compile_s + e.predicted.result_transfer_s +
                                             execute_s);

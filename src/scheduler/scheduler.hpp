@@ -156,9 +156,11 @@ class Scheduler {
   static constexpr std::size_t kMaxLedgers = 4096;
 
   std::uint64_t cache_key(const Workload& w, const std::vector<bool>& compiled) const;
-  // `correction`: of this kernel's model on that candidate (correction()).
+  // `correction`: of this kernel's model on that candidate (correction()); `measured`:
+  // History::estimates(w.signature), every candidate's.
   CandidateEstimate estimate(const Workload& w, std::size_t candidate, bool compiled,
-                             const ModelCorrection& correction) const;
+                             const ModelCorrection& correction,
+                             std::span<const History::BucketEstimate> measured) const;
   // Measured and modelled times blended by how many samples back the measurement.
   double trusted(int samples, double measured_s, double modelled_s) const;
   // Placing a group (group.cpp): what one decision has priced so far.
