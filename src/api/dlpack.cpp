@@ -31,10 +31,16 @@ constexpr bool is_versioned(const DLManagedTensorVersioned*) {
 
 // ---- devices
 
+// Whether `device` belongs to the backend whose memory DLPack calls kDLCUDA.
+bool is_cuda(const Device& device) {
+  const Backend* b = Registry::instance().find(device.info().backend);
+  return b && b->dlpack_device_type() == kDLCUDA;
+}
+
 // Why this process has no CUDA device `id`, for messages.
 std::string no_cuda_device(std::int32_t id) {
   for (const BackendStatus& status : Registry::instance().backends())
-    if (status.backend->name() == "cuda")
+    if (status.backend->dlpack_device_type() == kDLCUDA)
       return status.reason.empty() ? "the CUDA backend has no device " + std::to_string(id)
                                    : "the CUDA backend is unavailable: " + status.reason;
   return "this build of Switchyard has no CUDA backend";
@@ -44,7 +50,7 @@ std::string no_cuda_device(std::int32_t id) {
 // CUDA backend numbers its devices by the driver's ordinal, as DLPack's device_id does.
 Device& cuda_device(std::int32_t id, const char* operation) {
   for (Device* device : Registry::instance().devices())
-    if (device->info().backend == "cuda" && device->info().index == id) return *device;
+    if (is_cuda(*device) && device->info().index == id) return *device;
   throw DLPackError(std::string(operation) + " on CUDA device " + std::to_string(id) + ": " +
                     no_cuda_device(id) +
                     "; expected a CUDA device this process has (switchyard info lists them), or "
@@ -244,8 +250,7 @@ DLPackDevice dlpack_device(const Array& a) {
   const Buffer& storage = *a.buffer();
   if (storage.valid_on_host()) return kDLPackHost;
   for (Device* device : Registry::instance().devices())
-    if (device->info().backend == "cuda" && storage.valid_on(*device))
-      return dlpack_cuda(device->info().index);
+    if (is_cuda(*device) && storage.valid_on(*device)) return dlpack_cuda(device->info().index);
   return kDLPackHost;
 }
 

@@ -209,10 +209,21 @@ class Device {
   DeviceInfo info_;
 };
 
+// What a backend's driver calls each kind of failure, so that injected faults
+// (SWITCHYARD_FAULT) read like real ones.
+struct DriverErrorNames {
+  std::string_view compile = "build failed", launch = "launch failed",
+                   out_of_memory = "allocation failed", lost = "device unavailable";
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
   virtual std::string_view name() const = 0;
+  virtual DriverErrorNames error_names() const { return {}; }
+  // The DLPack device type of this backend's memory (kDLCUDA, ...); 0 when DLPack exchanges it
+  // through the host.
+  virtual int dlpack_device_type() const { return 0; }
   // Empty when available; otherwise why not (no driver, no platform, ...).
   virtual std::string unavailable_reason() const = 0;
   bool available() const { return unavailable_reason().empty(); }

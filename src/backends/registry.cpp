@@ -54,6 +54,12 @@ std::string detection_line(std::string_view name, Backend& b, const std::string&
 
 }  // namespace
 
+std::vector<std::string_view> known_backends() {
+  std::vector<std::string_view> names;
+  for (const auto& e : kEntries) names.push_back(e.name);
+  return names;
+}
+
 BackendSettings backend_settings() {
   BackendSettings s;
   const char* backend_text = env_value("SWITCHYARD_BACKEND");

@@ -29,6 +29,9 @@ struct BackendSettings {
 // Reads and checks the settings; throws ConfigError naming the valid backends for a bad value.
 BackendSettings backend_settings();
 
+// The backends this build knows, highest priority first, without detecting any.
+std::vector<std::string_view> known_backends();
+
 class Registry {
  public:
   // The process-wide registry; detection runs on first use. Throws ConfigError for a bad

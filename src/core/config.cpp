@@ -9,7 +9,8 @@ namespace switchyard {
 
 std::span<const EnvVariable> environment_variables() {
   static constexpr EnvVariable kVariables[] = {
-      {"SWITCHYARD_BACKEND", "run everything on one backend: auto|cpu|opencl|cuda", "auto"},
+      {"SWITCHYARD_BACKEND",
+       "run everything on one backend: auto, or a backend's name (listed above)", "auto"},
       {"SWITCHYARD_DISABLE", "comma list of backends never to use", ""},
       {"SWITCHYARD_CACHE_DIR", "kernel and profile cache directory", "$XDG_CACHE_HOME/switchyard"},
       {"SWITCHYARD_PROFILE", "calibration profile file", "<cache dir>/profile.json"},

@@ -3,39 +3,32 @@
 #include <charconv>
 #include <cstdlib>
 
+#include "backends/registry.hpp"
 #include "core/config.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::runtime {
 namespace {
 
-constexpr std::string_view kValidForms =
-    "expected a comma list of backend[:index]:kind[:probability] with backend cpu|opencl|cuda, "
-    "kind compile|launch|oom|lost and probability in (0, 1] (default 1), e.g. opencl:launch, "
-    "cuda:oom, opencl:0:compile:0.5";
+std::string valid_forms() {
+  std::string backends;
+  for (const std::string_view name : known_backends())
+    backends += (backends.empty() ? "" : "|") + std::string(name);
+  return "expected a comma list of backend[:index]:kind[:probability] with backend " + backends +
+         ", kind compile|launch|oom|lost and probability in (0, 1] (default 1), e.g. "
+         "cpu:launch, cpu:oom, cpu:0:compile:0.5";
+}
 
-// The error names each backend's driver would report, so injected failures read like real ones.
-struct BackendErrorNames {
-  std::string_view backend, compile, launch, out_of_memory, lost;
-};
-
-constexpr BackendErrorNames kErrorNames[] = {
-    {"opencl", "CL_BUILD_PROGRAM_FAILURE", "CL_OUT_OF_RESOURCES",
-     "CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_DEVICE_NOT_AVAILABLE"},
-    {"cuda", "NVRTC_ERROR_COMPILATION", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_OUT_OF_MEMORY",
-     "CUDA_ERROR_DEVICE_UNAVAILABLE"},
-    {"cpu", "build failed", "launch failed", "allocation failed", "device unavailable"},
-};
-
-const BackendErrorNames& error_names(std::string_view backend) {
-  for (const auto& names : kErrorNames)
-    if (names.backend == backend) return names;
-  return kErrorNames[2];  // the CPU's generic wording for backends made up by tests
+// What the device's driver would call the failure; the generic wording for backends made up by
+// tests.
+DriverErrorNames error_names(std::string_view backend) {
+  const Backend* b = Registry::instance().find(backend);
+  return b ? b->error_names() : DriverErrorNames{};
 }
 
 [[noreturn]] void bad_spec(std::string_view spec, std::string_view why) {
   throw ConfigError("SWITCHYARD_FAULT='" + std::string(spec) + "': " + std::string(why) + "; " +
-                    std::string(kValidForms));
+                    valid_forms());
 }
 
 std::optional<FaultKind> parse_kind(std::string_view text) {
@@ -67,7 +60,8 @@ FaultRule parse_rule(std::string_view spec, std::string_view item) {
   const auto fields = split_fields(item);
   FaultRule rule;
   rule.backend = std::string(fields[0]);
-  if (rule.backend != "cpu" && rule.backend != "opencl" && rule.backend != "cuda")
+  const auto known = known_backends();
+  if (std::find(known.begin(), known.end(), rule.backend) == known.end())
     bad_spec(spec, "unknown backend '" + rule.backend + "'");
   std::size_t next = 1;
   if (next < fields.size() && !parse_kind(fields[next])) {
@@ -123,7 +117,7 @@ std::string where(const DeviceInfo& device) {
 }
 
 [[noreturn]] void throw_fault(FaultKind kind, const DeviceInfo& device, std::size_t bytes) {
-  const BackendErrorNames& names = error_names(device.backend);
+  const DriverErrorNames names = error_names(device.backend);
   switch (kind) {
     case FaultKind::Compile:
       throw CompileError(std::string(names.compile) + " (injected): the kernel did not build on " +

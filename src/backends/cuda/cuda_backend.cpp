@@ -1,6 +1,8 @@
 #include "backends/cuda/cuda_backend.hpp"
 #include "core/log.hpp"
 
+#include <dlpack/dlpack.h>
+
 #include <cstdio>
 #include <vector>
 
@@ -61,6 +63,11 @@ class Backend final : public switchyard::Backend {
   ~Backend() override { devices_.clear(); }
 
   std::string_view name() const override { return "cuda"; }
+  DriverErrorNames error_names() const override {
+    return {"NVRTC_ERROR_COMPILATION", "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_OUT_OF_MEMORY",
+            "CUDA_ERROR_DEVICE_UNAVAILABLE"};
+  }
+  int dlpack_device_type() const override { return kDLCUDA; }
   std::string unavailable_reason() const override { return reason_; }
   std::span<switchyard::Device* const> devices() override { return views_; }
 

@@ -105,6 +105,10 @@ class Backend final : public switchyard::Backend {
   }
 
   std::string_view name() const override { return "opencl"; }
+  DriverErrorNames error_names() const override {
+    return {"CL_BUILD_PROGRAM_FAILURE", "CL_OUT_OF_RESOURCES", "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+            "CL_DEVICE_NOT_AVAILABLE"};
+  }
   std::string unavailable_reason() const override { return reason_; }
   std::span<switchyard::Device* const> devices() override { return view_; }
 
