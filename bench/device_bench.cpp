@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "backends/registry.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace sy = switchyard;
 

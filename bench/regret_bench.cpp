@@ -39,7 +39,7 @@
 #include <thread>
 #include <vector>
 
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/switchyard.hpp"
 

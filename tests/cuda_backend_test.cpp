@@ -20,8 +20,8 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_memory_pool.hpp"
 #include "codegen/codegen.hpp"
+#include "core/kernel_cache.hpp"
 #include "multi_reduction_cases.hpp"
-#include "runtime/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 #include "test_support.hpp"
 

@@ -1,4 +1,4 @@
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::ir {

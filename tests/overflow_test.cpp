@@ -6,7 +6,7 @@
 #include <limits>
 #include <vector>
 
-#include "runtime/host_memory.hpp"
+#include "core/host_memory.hpp"
 #include "switchyard/switchyard.hpp"
 #include "test_support.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "codegen/spelling.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace switchyard::codegen {
 

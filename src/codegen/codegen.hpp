@@ -50,7 +50,7 @@
 #include <string>
 #include <string_view>
 
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace switchyard::codegen {
 

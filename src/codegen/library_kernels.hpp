@@ -47,8 +47,8 @@
 #include <string_view>
 #include <vector>
 
-#include "backends/backend.hpp"
 #include "codegen/codegen.hpp"
+#include "ir/launch.hpp"
 
 namespace switchyard::codegen {
 

@@ -139,7 +139,7 @@ std::string Spelling::convert(std::string_view x, DType from, DType to) const {
 }
 
 // x86's answer for a float that truncates outside the integer's range, or NaN: the integer's
-// minimum (see expr/kernel_ir.hpp). Such values are replaced by that minimum, which converts
+// minimum (see ir/kernel_ir.hpp). Such values are replaced by that minimum, which converts
 // exactly, before truncating, so the conversion itself is always defined. -2^(bits-1) and
 // 2^(bits-1) are exact in float32 and float64; `x` is a named value, read twice at no cost.
 std::string Spelling::in_integer_range(std::string_view x, DType from, DType to) const {

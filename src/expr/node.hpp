@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 #include "runtime/placement.hpp"
 #include "switchyard/array.hpp"
 

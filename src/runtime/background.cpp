@@ -13,8 +13,8 @@
 #include "backends/driver_calls.hpp"
 #include "backends/registry.hpp"
 #include "core/host_info.hpp"
+#include "core/kernel_cache.hpp"
 #include "core/log.hpp"
-#include "runtime/kernel_cache.hpp"
 
 namespace switchyard::runtime {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "runtime/host_memory.hpp"
+#include "core/host_memory.hpp"
 #include "runtime/recording.hpp"
 
 namespace switchyard {

@@ -8,7 +8,7 @@
 #include <string_view>
 
 #include "backends/backend.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace switchyard::runtime {
 

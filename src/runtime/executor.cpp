@@ -8,13 +8,13 @@
 
 #include "backends/registry.hpp"
 #include "core/checked.hpp"
+#include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/executable_cache.hpp"
 #include "runtime/explain_recorder.hpp"
 #include "runtime/fault_injection.hpp"
-#include "runtime/host_memory.hpp"
 #include "runtime/metrics.hpp"
 #include "runtime/recording.hpp"
 #include "runtime/trace.hpp"
@@ -212,10 +212,9 @@ class Plan {
     bool due = false;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const scheduler::InputPlacement& in = w_.inputs[i];
-      const bool there = model.host_addressable ? in.on_host
-                                                : (in.device_mask >> model.id.device & 1u) != 0;
-      if (!there && inputs[i]->charge_rent(rent.candidate, rent.lost_s) >= rent.move_s)
-        due = true;
+      const bool there =
+          model.host_addressable ? in.on_host : (in.device_mask >> model.id.device & 1u) != 0;
+      if (!there && inputs[i]->charge_rent(rent.candidate, rent.lost_s) >= rent.move_s) due = true;
     }
     return due;
   }
@@ -442,7 +441,8 @@ std::vector<View> realize(const Group& g) {
   if (recorder) recorder->check_destinations(g.destinations);
 
   return execute(
-      w, std::span(buffers, placed), &kernel, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+      w, std::span(buffers, placed), &kernel, label,
+      [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
         std::vector<View> outs;
         for (std::size_t i = 0; i < n_outputs; ++i)
@@ -505,7 +505,8 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
   add_residency(w, std::span(buffers, inputs.size()));
   const auto& label = cached_label(w.signature, [&] { return library_label(op); });
   return execute(
-      w, std::span(buffers, inputs.size()), nullptr, label, [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
+      w, std::span(buffers, inputs.size()), nullptr, label,
+      [&](const Candidate& c, std::string_view& stage, StageTimes& t) {
         Device& device = *c.device;
         std::vector<View> outs;
         for (const LibraryOutput& o : outputs)

@@ -14,7 +14,7 @@
 #include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "core/host_info.hpp"
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::scheduler {

@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "backends/backend.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
+#include "ir/launch.hpp"
 
 namespace switchyard::scheduler {
 

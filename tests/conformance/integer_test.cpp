@@ -372,7 +372,7 @@ TEST_P(Integers, NegativeIntegerPowersRaise) {
   EXPECT_EQ(power(base, Scalar(-1.0)).to_vector<double>(), (std::vector<double>{0.5, 1.0}));
 }
 
-// Float to integer casts follow NumPy on x86 (expr/kernel_ir.hpp), the same on every backend:
+// Float to integer casts follow NumPy on x86 (ir/kernel_ir.hpp), the same on every backend:
 // truncate toward zero; NaN, infinities and values whose truncation does not fit give
 // np.iinfo(t).min. NumPy leaves these undefined (it warns "invalid value encountered in cast")
 // and x86's conversion gives the minimum for every one of them.

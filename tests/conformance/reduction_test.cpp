@@ -3,7 +3,7 @@
 
 #include "conformance/conformance.hpp"
 #include "conformance/reference.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace switchyard::conformance {
 namespace {

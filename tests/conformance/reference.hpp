@@ -1,5 +1,5 @@
 // Float64 host references for every operation, following the semantics documented in
-// src/expr/kernel_ir.hpp, NumPy's promotion table written out by hand, and the error bounds that
+// src/ir/kernel_ir.hpp, NumPy's promotion table written out by hand, and the error bounds that
 // every tolerance in tests/ derives from.
 #pragma once
 

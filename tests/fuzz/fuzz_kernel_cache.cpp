@@ -1,4 +1,4 @@
-// The kernel cache's disk entry reader (runtime/kernel_cache.cpp) on arbitrary entry files: the
+// The kernel cache's disk entry reader (core/kernel_cache.cpp) on arbitrary entry files: the
 // fuzz bytes are written where the cache looks for one fixed key. Whatever the file holds, the
 // cache must return either the freshly built program or the payload the file really stores
 // (header verified), and never crash or throw.
@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "core/kernel_cache.hpp"
 #include "fuzz_support.hpp"
-#include "runtime/kernel_cache.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace switchyard::cpu {
 

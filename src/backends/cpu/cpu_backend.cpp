@@ -11,7 +11,7 @@
 #include "backends/cpu/cpu_launch.hpp"
 #include "backends/cpu/cpu_library.hpp"
 #include "backends/cpu/cpu_program.hpp"
-#include "runtime/host_memory.hpp"
+#include "core/host_memory.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cpu {

@@ -1,4 +1,4 @@
-// The Kernel IR's semantics for one element (see expr/kernel_ir.hpp), written once so that the
+// The Kernel IR's semantics for one element (see ir/kernel_ir.hpp), written once so that the
 // plain-loop kernels, scalar splats and integer reductions agree. Nothing here may trap: integer
 // division by zero, INT_MIN / -1 and out-of-range float-to-int casts all have defined results.
 #pragma once

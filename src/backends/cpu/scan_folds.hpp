@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "backends/cpu/element_ops.hpp"
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 namespace switchyard::cpu {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 
 namespace switchyard::cuda {
 

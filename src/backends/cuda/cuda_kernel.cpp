@@ -10,7 +10,7 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "codegen/codegen.hpp"
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 
 namespace switchyard::cuda {
 namespace {

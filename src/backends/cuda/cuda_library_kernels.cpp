@@ -9,7 +9,7 @@
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "codegen/library_kernels.hpp"
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 
 namespace switchyard::cuda {
 namespace {

@@ -7,7 +7,7 @@
 #include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_driver_cache.hpp"
 #include "backends/opencl/opencl_error.hpp"
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::opencl {

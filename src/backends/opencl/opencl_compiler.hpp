@@ -5,7 +5,7 @@
 #include <string>
 
 #include "backends/opencl/opencl_api.hpp"
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 
 namespace switchyard::opencl {
 

@@ -9,7 +9,7 @@
 #include <system_error>
 #include <vector>
 
-#include "runtime/kernel_cache.hpp"
+#include "core/kernel_cache.hpp"
 
 namespace switchyard::opencl {
 namespace {

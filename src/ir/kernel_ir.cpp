@@ -1,4 +1,4 @@
-#include "expr/kernel_ir.hpp"
+#include "ir/kernel_ir.hpp"
 
 #define XXH_STATIC_LINKING_ONLY  // XXH64_state_t on the stack
 #include <xxhash.h>

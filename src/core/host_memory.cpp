@@ -1,4 +1,4 @@
-#include "runtime/host_memory.hpp"
+#include "core/host_memory.hpp"
 
 #include <sys/mman.h>
 
