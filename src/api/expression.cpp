@@ -1,8 +1,8 @@
 // The public face of string expressions: checks the arrays given against the variables the text
 // uses, then hands both to the evaluator, which trusts them.
-#include "expr/diagnostic.hpp"
-#include "expr/evaluate.hpp"
-#include "expr/parser.hpp"
+#include "api/expression/diagnostic.hpp"
+#include "api/expression/evaluate.hpp"
+#include "api/expression/parser.hpp"
 #include "switchyard/expr.hpp"
 
 namespace switchyard {

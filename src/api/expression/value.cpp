@@ -1,4 +1,4 @@
-#include "expr/value.hpp"
+#include "api/expression/value.hpp"
 
 #include <cstdint>
 #include <limits>

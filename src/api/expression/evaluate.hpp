@@ -3,7 +3,7 @@
 
 #include <span>
 
-#include "expr/syntax_tree.hpp"
+#include "api/expression/syntax_tree.hpp"
 
 namespace switchyard::expr {
 

@@ -1,10 +1,10 @@
-#include "expr/lexer.hpp"
+#include "api/expression/lexer.hpp"
 
 #include <cctype>
 #include <charconv>
 #include <cstdio>
 
-#include "expr/diagnostic.hpp"
+#include "api/expression/diagnostic.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::expr {

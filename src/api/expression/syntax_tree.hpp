@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "expr/functions.hpp"
+#include "api/expression/functions.hpp"
 
 namespace switchyard::expr {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "expr/value.hpp"
+#include "api/expression/value.hpp"
 
 namespace switchyard::expr {
 

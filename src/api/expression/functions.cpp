@@ -1,4 +1,4 @@
-#include "expr/functions.hpp"
+#include "api/expression/functions.hpp"
 
 #include <algorithm>
 #include <type_traits>

@@ -1,11 +1,11 @@
-#include "expr/parser.hpp"
+#include "api/expression/parser.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <utility>
 
-#include "expr/diagnostic.hpp"
-#include "expr/lexer.hpp"
+#include "api/expression/diagnostic.hpp"
+#include "api/expression/lexer.hpp"
 #include "switchyard/error.hpp"
 #include "switchyard/expr.hpp"
 

@@ -1,10 +1,10 @@
-#include "expr/evaluate.hpp"
+#include "api/expression/evaluate.hpp"
 
 #include <algorithm>
 #include <utility>
 #include <vector>
 
-#include "expr/diagnostic.hpp"
+#include "api/expression/diagnostic.hpp"
 
 namespace switchyard::expr {
 namespace {

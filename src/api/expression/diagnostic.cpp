@@ -1,4 +1,4 @@
-#include "expr/diagnostic.hpp"
+#include "api/expression/diagnostic.hpp"
 
 namespace switchyard::expr {
 namespace {

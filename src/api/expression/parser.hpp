@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "expr/syntax_tree.hpp"
+#include "api/expression/syntax_tree.hpp"
 
 namespace switchyard::expr {
 
