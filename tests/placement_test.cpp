@@ -33,13 +33,16 @@ class ReusedData : public ::testing::Test {
   void SetUp() override {
     if (!has_opencl()) GTEST_SKIP() << "no opencl:0: moving data needs a second device";
     ASSERT_TRUE(scheduler_knows_every_device()) << "a device was not calibrated within 30 s";
-    // The signature, and the kernel compiled on opencl:0, from runs at another size.
-    const Array x = Array::from_vector(std::vector<float>(16, 1.0f)), y = x + 1.0f;
+    // The signature, and the kernel compiled on opencl:0, from runs at another size (of two
+    // arrays in memory: a pending operand would fuse into the kernel and change it).
+    const Array x = Array::from_vector(std::vector<float>(16, 1.0f)),
+                y = Array::from_vector(std::vector<float>(16, 2.0f));
     {
       DeviceScope compile_there("opencl:0");
       eval(x * y);
     }
     eval(x * y);
+    ASSERT_EQ(metrics().recent.back().label, "mul float32");
     const std::uint64_t signature = std::stoull(metrics().recent.back().signature, nullptr, 16);
 
     scheduler::Scheduler& s = *runtime::Placement::instance().scheduler();
@@ -50,10 +53,12 @@ class ReusedData : public ::testing::Test {
         if (m.name.rfind(prefix, 0) == 0) return m;
       throw std::runtime_error("no model named " + prefix);
     };
+    // Host data is valid on the host device too (Buffer::placement).
+    const std::uint32_t on_host_mask = 1u << model_named("cpu:0").id.device;
     const std::uint32_t on_opencl_mask = 1u << model_named("opencl:0").id.device;
     const auto input = [&](bool on_opencl) {
       return scheduler::InputPlacement{kElements * sizeof(float), true,
-                                       on_opencl ? on_opencl_mask : 0u};
+                                       on_host_mask | (on_opencl ? on_opencl_mask : 0u)};
     };
     for (const bool on_opencl : {false, true}) {
       scheduler::Workload w;
@@ -103,8 +108,7 @@ TEST_F(ReusedData, InputsReadAgainAndAgainMoveOnceTheTimeLostReachesTheCostOfMov
   // for 4 MB on any device here): at most 8 runs pay for the 20 ms move.
   ASSERT_GE(moved_at, 1) << "the first run has lost nothing yet";
   ASSERT_LE(moved_at, 8);
-  EXPECT_NE(std::find(a.locations().begin(), a.locations().end(), "opencl:0"),
-            a.locations().end());
+  EXPECT_NE(std::find(a.locations().begin(), a.locations().end(), "opencl:0"), a.locations().end());
   // Once there, they stay: the work follows them, and the values hold.
   const ExecutionRecord after = run_multiply(a, b);
   EXPECT_EQ(after.device, "opencl:0") << after.chosen_reason;
