@@ -36,9 +36,8 @@ std::int64_t total_elements(std::span<const GroupStep> steps) {
 // Step i as it runs when placed on `candidates`, into `w` (whose memory is reused: this runs for
 // every step and placement priced): inputs an earlier step wrote are where that step ran; the
 // result goes to the host only when the group returns it (and it was read there).
-void place_step(std::span<const GroupStep> steps, std::size_t i,
-                const std::vector<int>& candidates, const std::vector<DeviceModel>& models,
-                Workload& w) {
+void place_step(std::span<const GroupStep> steps, std::size_t i, const std::vector<int>& candidates,
+                const std::vector<DeviceModel>& models, Workload& w) {
   w = steps[i].work;
   for (std::size_t k = 0; k < w.inputs.size() && k < steps[i].producers.size(); ++k) {
     const int producer = steps[i].producers[k];

@@ -175,8 +175,8 @@ CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool com
   const History::Measured whole = history_.measured({placed_signature(w), bucket, m.name});
   if (whole.samples > 0) run_s = trusted(whole.weight(), whole.estimate_s, run_s);
   e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
-  e.resident_s = std::min(e.expected_s, e.predicted.compile_s + e.predicted.result_transfer_s +
-                                            execute_s);
+  e.resident_s =
+      std::min(e.expected_s, e.predicted.compile_s + e.predicted.result_transfer_s + execute_s);
   return e;
 }
 

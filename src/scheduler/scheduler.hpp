@@ -141,7 +141,7 @@ class Scheduler {
   struct CachedChoice {
     int candidate;
     Reason reason;
-    double explore_cost_s;     // when exploring: expected time over the best's, charged per run
+    double explore_cost_s;  // when exploring: expected time over the best's, charged per run
     Rent rent;
     std::uint64_t generation;  // the sum of History::generation(signature, bucket) of the
                                // plain and the residency keys when decided

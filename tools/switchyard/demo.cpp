@@ -244,8 +244,8 @@ int demo(const DemoOptions& options) {
   for (const Row& r : rows) auto_work_s += r.auto_work_s, explored_s += r.explored_s;
   const double explored_share = auto_work_s > 0 ? explored_s / auto_work_s : 0;
   nlohmann::json json = rows_json(ids, rows, total_s);
-  json["exploring"] = {{"seconds", explored_s}, {"auto_work_s", auto_work_s},
-                       {"share", explored_share}};
+  json["exploring"] = {
+      {"seconds", explored_s}, {"auto_work_s", auto_work_s}, {"share", explored_share}};
   std::ofstream(options.json_path) << json.dump(2) << '\n';
   fmt::print(
       "\n  Times are medians of up to {} runs after a warm-up (which compiles), each run\n"
