@@ -24,6 +24,10 @@ struct Background::State {
   tbb::task_arena arena{2, 1};
   tbb::task_group group;
   std::atomic<bool> cancelled{false};
+  // Tasks count themselves out here (release) and shutdown reads it after the group's wait
+  // (acquire): the wait already orders their work before exit's, but inside TBB, where a race
+  // detector does not see it; this pair states that order in code it does see.
+  std::atomic<int> finished{0};
   std::mutex mutex;  // guards hooks, shut_down, and orders run() against shutdown()
   std::vector<std::function<void()>> hooks;
   bool shut_down = false;
@@ -109,6 +113,7 @@ bool Background::run(std::function<void()> task) {
     } catch (...) {
       log(LogLevel::Warn, "background task failed");
     }
+    s->finished.fetch_add(1, std::memory_order_release);
   }));
   return true;
 }
@@ -146,6 +151,7 @@ void Background::shutdown() {
   // flag and return at once; running ones stop at their next check.
   stop_driver_calls();
   state_->arena.execute([this] { state_->group.wait(); });
+  (void)state_->finished.load(std::memory_order_acquire);
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
       (*it)();
