@@ -56,11 +56,18 @@ double compute_s(const Workload& w, const DeviceModel& m) {
 
 }  // namespace
 
+double inputs_transfer_s(const Workload& w, const DeviceModel& m, int device_index,
+                         std::span<const DeviceModel* const> sources) {
+  double s = 0;
+  for (const auto& in : w.inputs) s += input_transfer_s(in, m, device_index, sources);
+  return s;
+}
+
 CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index, bool compiled,
                       std::span<const DeviceModel* const> sources) {
   CostBreakdown cost;
   if (!compiled) cost.compile_s = m.compile_base_s + m.compile_per_op_s * w.ir_operations;
-  for (const auto& in : w.inputs) cost.transfer_s += input_transfer_s(in, m, device_index, sources);
+  cost.transfer_s = inputs_transfer_s(w, m, device_index, sources);
   if (w.result_to_host && !m.host_addressable)
     cost.result_transfer_s = d2h_s(m, static_cast<double>(w.bytes_written));
   cost.transfer_s += cost.result_transfer_s;

@@ -26,6 +26,10 @@ struct CostBreakdown {
 CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index, bool compiled,
                       std::span<const DeviceModel* const> sources = {});
 
+// The inputs-in part of predict()'s transfer_s: moving w's inputs to the candidate.
+double inputs_transfer_s(const Workload& w, const DeviceModel& m, int device_index,
+                         std::span<const DeviceModel* const> sources = {});
+
 // Whether the candidate can hold the working set: what is not resident there yet (inputs to copy
 // in, the result) must fit in free memory minus the reserve fraction.
 bool fits(const Workload& w, const DeviceModel& m, double reserve_fraction);

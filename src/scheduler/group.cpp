@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "scheduler/scheduler.hpp"
 
@@ -51,18 +52,31 @@ void place_step(std::span<const GroupStep> steps, std::size_t i, const std::vect
 
 }  // namespace
 
-// Each step's model correction per candidate, and every step cost priced so far, by step and
-// candidate, then by where its inputs are (a short list: placements share most of them).
+// Each step's history and model correction per candidate, and the step costs priced so far, by
+// step and candidate, then by where the step's inputs are: placements share most of them, and a
+// few slots hold them (one allocation for the whole decision; a miss beyond them is re-priced).
 struct Scheduler::GroupPricing {
   struct Priced {
     std::uint64_t inputs_from;
     bool fits;
     double expected_s;
   };
+  static constexpr int kSlots = 4;
+  struct Slots {
+    std::optional<CandidateEstimate> executing;  // Scheduler::executing(), priced once
+    int used = 0;
+    Priced priced[kSlots];
+  };
+  GroupPricing(std::size_t steps, std::size_t candidates)
+      : candidates(candidates),
+        measured(steps),
+        corrections(steps * candidates),
+        costs(steps * candidates) {}
+  std::size_t candidates;
   std::vector<std::vector<History::BucketEstimate>> measured;  // [step]: History::estimates
-  std::vector<std::vector<ModelCorrection>> corrections;
-  std::vector<std::vector<std::vector<Priced>>> costs;  // [step][candidate]
-  Workload placed;                                      // place_step()'s, reused
+  std::vector<ModelCorrection> corrections;                    // [step * candidates + c]
+  std::vector<Slots> costs;                                    // [step * candidates + c]
+  Workload placed;                                             // place_step()'s, reused
 };
 
 std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, std::size_t i,
@@ -76,13 +90,18 @@ std::pair<bool, double> Scheduler::step_cost(std::span<const GroupStep> steps, s
     const int where = !from ? 0 : from->host_addressable ? 1 : from->id.device + 2;
     inputs_from = (inputs_from ^ static_cast<std::uint64_t>(where + 1)) * 0x100000001b3ull;
   }
-  auto& priced = pricing.costs[i][candidate];
-  for (const auto& p : priced)
-    if (p.inputs_from == inputs_from) return {p.fits, p.expected_s};
+  const std::size_t at = i * pricing.candidates + static_cast<std::size_t>(candidate);
+  GroupPricing::Slots& slots = pricing.costs[at];
+  for (int k = 0; k < slots.used; ++k)
+    if (slots.priced[k].inputs_from == inputs_from)
+      return {slots.priced[k].fits, slots.priced[k].expected_s};
   place_step(steps, i, candidates, models_, pricing.placed);
-  const CandidateEstimate e = estimate(pricing.placed, candidate, true,
-                                       pricing.corrections[i][candidate], pricing.measured[i]);
-  priced.push_back({inputs_from, e.fits, e.expected_s});
+  if (!slots.executing)
+    slots.executing = executing(pricing.placed, static_cast<std::size_t>(candidate), true,
+                                pricing.corrections[at], pricing.measured[i]);
+  const CandidateEstimate e = placed(pricing.placed, *slots.executing);
+  if (slots.used < GroupPricing::kSlots)
+    slots.priced[slots.used++] = {inputs_from, e.fits, e.expected_s};
   return {e.fits, e.expected_s};
 }
 
@@ -127,15 +146,12 @@ GroupAlternative Scheduler::group_alternative(std::span<const GroupStep> steps,
 GroupDecision Scheduler::decide_group(std::span<const GroupStep> steps) const {
   GroupDecision d;
   if (steps.empty()) return d;
-  GroupPricing pricing;
-  pricing.measured.resize(steps.size());
-  pricing.corrections.resize(steps.size());
-  pricing.costs.assign(steps.size(),
-                       std::vector<std::vector<GroupPricing::Priced>>(models_.size()));
+  GroupPricing pricing(steps.size(), models_.size());
   for (std::size_t i = 0; i < steps.size(); ++i) {
     pricing.measured[i] = history_.estimates(steps[i].work.signature);
-    for (const DeviceModel& m : models_)
-      pricing.corrections[i].push_back(correction(steps[i].work, m, pricing.measured[i]));
+    for (std::size_t c = 0; c < models_.size(); ++c)
+      pricing.corrections[i * models_.size() + c] =
+          correction(steps[i].work, models_[c], pricing.measured[i]);
   }
   std::vector<int> now;
   double now_s = 0;

@@ -151,6 +151,7 @@ History::Measured History::measured(const HistoryKey& key) const {
 
 std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature) const {
   std::vector<BucketEstimate> out;
+  out.reserve(8);  // a few candidates at a few sizes: one allocation on the decision's path
   std::lock_guard lock(mutex_);
   // Keys sort by signature first: the signature's series are one range of the map.
   for (auto it = series_.lower_bound({signature, std::numeric_limits<int>::min(), {}});

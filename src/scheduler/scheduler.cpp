@@ -146,37 +146,45 @@ Rent Scheduler::rent_of(const Decision& d, double hysteresis) {
   return rent;
 }
 
-CandidateEstimate Scheduler::estimate(const Workload& w, std::size_t c, bool compiled,
-                                      const ModelCorrection& correction,
-                                      std::span<const History::BucketEstimate> measured) const {
+CandidateEstimate Scheduler::executing(const Workload& w, std::size_t c, bool compiled,
+                                       const ModelCorrection& correction,
+                                       std::span<const History::BucketEstimate> measured) const {
   const DeviceModel& m = models_[c];
   const int bucket = size_bucket(w.elements);
   CandidateEstimate e;
   e.candidate = static_cast<int>(c);
   e.compiled = compiled;
   e.predicted = predict(w, m, m.id.device, e.compiled, device_models_);
-  e.fits = fits(w, m, options_.memory_reserve);
   e.correction = correction;
   // History replaces the model's execute time (launch + compute) in proportion to how many
-  // samples back it; then whole runs measured with the inputs where they are now replace
-  // execute + moving the inputs in the same way. Compile and the result's trip back to the
-  // host stay predicted (see record()).
-  double execute_s = e.correction.apply(e.predicted.launch_s, e.predicted.compute_s);
+  // samples back it (placed() does the same for whole runs). Compile and the result's trip back
+  // to the host stay predicted (see record()).
+  e.execute_s = e.correction.apply(e.predicted.launch_s, e.predicted.compute_s);
   const auto mine = std::find_if(measured.begin(), measured.end(), [&](const auto& b) {
     return b.bucket == bucket && b.candidate == m.name;
   });
   if (mine != measured.end()) {
     e.samples = mine->weight;
     e.measured_s = mine->estimate_s;
-    execute_s = trusted(mine->weight, mine->estimate_s, execute_s);
+    e.execute_s = trusted(mine->weight, mine->estimate_s, e.execute_s);
   }
-  const double inputs_in_s = e.predicted.transfer_s - e.predicted.result_transfer_s;
-  double run_s = inputs_in_s + execute_s;
-  const History::Measured whole = history_.measured({placed_signature(w), bucket, m.name});
+  return e;
+}
+
+CandidateEstimate Scheduler::placed(const Workload& w, CandidateEstimate e) const {
+  const DeviceModel& m = models_[static_cast<std::size_t>(e.candidate)];
+  // Whole runs measured with the inputs where they are now replace execute + moving the inputs
+  // in proportion to their samples.
+  const double inputs_in_s = inputs_transfer_s(w, m, m.id.device, device_models_);
+  e.predicted.transfer_s = inputs_in_s + e.predicted.result_transfer_s;
+  e.fits = fits(w, m, options_.memory_reserve);
+  double run_s = inputs_in_s + e.execute_s;
+  const History::Measured whole =
+      history_.measured({placed_signature(w), size_bucket(w.elements), m.name});
   if (whole.samples > 0) run_s = trusted(whole.weight(), whole.estimate_s, run_s);
-  e.expected_s = e.predicted.compile_s + e.predicted.result_transfer_s + run_s;
-  e.resident_s =
-      std::min(e.expected_s, e.predicted.compile_s + e.predicted.result_transfer_s + execute_s);
+  const double fixed_s = e.predicted.compile_s + e.predicted.result_transfer_s;
+  e.expected_s = fixed_s + run_s;
+  e.resident_s = std::min(e.expected_s, fixed_s + e.execute_s);
   return e;
 }
 

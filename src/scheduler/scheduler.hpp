@@ -44,6 +44,7 @@ struct CandidateEstimate {
   ModelCorrection correction;        // of the model's execute time, from other sizes measured
   std::optional<double> measured_s;  // history estimate, when there is one
   int samples = 0;                   // behind measured_s (History::Measured::weight)
+  double execute_s = 0;              // launch + compute: the model corrected, blended with history
   double expected_s = 0;             // what ranking uses (blend of measured and predicted)
   double resident_s = 0;             // expected_s were the inputs there already
   bool fits = true;
@@ -160,7 +161,17 @@ class Scheduler {
   // History::estimates(w.signature), every candidate's.
   CandidateEstimate estimate(const Workload& w, std::size_t candidate, bool compiled,
                              const ModelCorrection& correction,
-                             std::span<const History::BucketEstimate> measured) const;
+                             std::span<const History::BucketEstimate> measured) const {
+    return placed(w, executing(w, candidate, compiled, correction, measured));
+  }
+  // estimate() in two parts. executing(): what does not depend on where the inputs are (compile,
+  // execute, the result's trip back); placed(): moving w's inputs to the candidate of `e` (which
+  // executing() priced for this work, its inputs anywhere) and whole runs measured with the
+  // inputs where w has them. A group decision prices one step with its inputs in several places.
+  CandidateEstimate executing(const Workload& w, std::size_t candidate, bool compiled,
+                              const ModelCorrection& correction,
+                              std::span<const History::BucketEstimate> measured) const;
+  CandidateEstimate placed(const Workload& w, CandidateEstimate e) const;
   // Measured and modelled times blended by how many samples back the measurement.
   double trusted(int samples, double measured_s, double modelled_s) const;
   // Placing a group (group.cpp): what one decision has priced so far.

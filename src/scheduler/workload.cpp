@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 
 namespace switchyard::scheduler {
@@ -122,7 +123,16 @@ Workload describe(const LibraryOp& op, const LibraryArgs& args) {
 
 int size_bucket(std::int64_t elements) {
   if (elements <= 0) return 0;
-  return static_cast<int>(std::floor(4 * std::log2(static_cast<double>(elements) + 1)));
+  // floor(4·log2(x)) for x = elements + 1, without a logarithm (on every decision's path): x's
+  // binary exponent, then which quarter power of two its mantissa (in [1, 2)) reaches.
+  const auto bits = std::bit_cast<std::uint64_t>(static_cast<double>(elements) + 1);
+  const int octave = static_cast<int>(bits >> 52) - 1023;
+  const double mantissa =
+      std::bit_cast<double>((bits & 0xFFFFFFFFFFFFFull) | 0x3FF0000000000000ull);
+  constexpr double kQuarter[] = {1.189207115002721, 1.4142135623730951, 1.681792830507429};
+  int quarter = 0;
+  while (quarter < 3 && mantissa >= kQuarter[quarter]) ++quarter;
+  return 4 * octave + quarter;
 }
 
 double bucket_elements(int bucket) {
