@@ -1,5 +1,5 @@
 // The CUDA backend. Three groups: what runs everywhere (the backend reports itself unavailable
-// with a reason instead of failing; the memory pool's books), what needs NVRTC but no GPU
+// with a reason instead of failing), what needs NVRTC but no GPU
 // (generated kernels compile to CUBINs for sm_90 through the kernel cache), and what needs a GPU
 // (memory, transfers, launches, cuBLAS, typed errors), which skips with the backend's reason on
 // machines without one.
@@ -10,15 +10,12 @@
 #include <cstring>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <numeric>
 #include <random>
-#include <utility>
 
 #include "backends/cuda/cuda_api.hpp"
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_compiler.hpp"
-#include "backends/cuda/cuda_memory_pool.hpp"
 #include "codegen/codegen.hpp"
 #include "core/kernel_cache.hpp"
 #include "multi_reduction_cases.hpp"
@@ -53,74 +50,6 @@ TEST(CudaBackend, MissingDriverIsNamedWithWhatToDo) {
   const std::string reason = cuda::driver_library().unavailable_reason;
   EXPECT_NE(reason.find("libcuda.so.1 not found"), std::string::npos) << reason;
   EXPECT_NE(reason.find("no NVIDIA driver"), std::string::npos) << reason;
-}
-
-TEST(CudaMemoryPool, SizeClassesBoundWaste) {
-  EXPECT_EQ(cuda::MemoryPool::size_class(0), 512u);
-  EXPECT_EQ(cuda::MemoryPool::size_class(512), 512u);
-  EXPECT_EQ(cuda::MemoryPool::size_class(513), 640u);
-  EXPECT_EQ(cuda::MemoryPool::size_class(1024), 1024u);
-  EXPECT_EQ(cuda::MemoryPool::size_class(1025), 1280u);
-  for (std::size_t bytes = 1; bytes < (std::size_t{1} << 30); bytes = bytes * 3 + 7) {
-    const std::size_t c = cuda::MemoryPool::size_class(bytes);
-    EXPECT_GE(c, bytes);
-    EXPECT_LE(c, std::max<std::size_t>(512, bytes + bytes / 4 + 1)) << bytes;
-  }
-}
-
-// A fake device with room for `capacity` bytes, to test the pool's books without a GPU.
-struct FakeDevice {
-  std::size_t capacity, used = 0;
-  std::uint64_t next = 0x1000;
-  std::map<std::uint64_t, std::size_t> live;
-  int allocations = 0;
-  cuda::MemoryPool pool{[this](std::size_t bytes) -> std::uint64_t {
-                          if (used + bytes > capacity) return 0;
-                          ++allocations;
-                          used += bytes;
-                          live[next] = bytes;
-                          return std::exchange(next, next + bytes);
-                        },
-                        [this](std::uint64_t block) {
-                          used -= live.at(block);
-                          live.erase(block);
-                        }};
-  explicit FakeDevice(std::size_t c) : capacity(c) {}
-};
-
-TEST(CudaMemoryPool, ReusesFreedBlocksOfTheSameClass) {
-  FakeDevice d(1 << 20);
-  const auto a = d.pool.allocate(1000);
-  d.pool.free(a, 1000);
-  EXPECT_EQ(d.pool.cached_bytes(), 1024u);
-  EXPECT_EQ(d.pool.allocate(1020), a) << "same size class, so the cached block";
-  EXPECT_EQ(d.pool.cached_bytes(), 0u);
-  EXPECT_NE(d.pool.allocate(1000), a);
-  EXPECT_EQ(d.allocations, 2);
-}
-
-TEST(CudaMemoryPool, OutOfMemoryTrimsCachedBlocksAndRetriesOnce) {
-  FakeDevice d(4096);
-  const auto a = d.pool.allocate(2048), b = d.pool.allocate(2048);
-  d.pool.free(a, 2048);
-  d.pool.free(b, 2048);
-  // A different class: the cached blocks are in the way until the pool releases them.
-  EXPECT_NE(d.pool.allocate(3000), 0u);
-  EXPECT_EQ(d.pool.cached_bytes(), 0u);
-  EXPECT_EQ(d.live.size(), 1u);
-  EXPECT_EQ(d.pool.allocate(3000), 0u) << "no room even after trimming";
-}
-
-TEST(CudaMemoryPool, DestructionReleasesCachedBlocks) {
-  std::size_t released = 0;
-  {
-    std::uint64_t next = 0x1000;
-    cuda::MemoryPool pool([&](std::size_t bytes) { return std::exchange(next, next + bytes); },
-                          [&](std::uint64_t) { ++released; });
-    pool.free(pool.allocate(100), 100);
-    pool.free(pool.allocate(5000), 5000);
-  }
-  EXPECT_EQ(released, 2u);
 }
 
 // ---- NVRTC, no GPU needed

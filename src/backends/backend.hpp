@@ -66,10 +66,6 @@ class Device {
     return do_prepare_library(op);
   }
 
-  // Returns memory the backend keeps pooled for reuse to the driver (before an out-of-memory
-  // retry). Backends without a pool have nothing to do.
-  virtual void release_cached_memory() {}
-
   // Launches may be asynchronous; synchronize() waits for all work on the device.
   void launch(Executable& exe, const LaunchArgs& args) {
     const DriverCall call;

@@ -8,13 +8,9 @@
 
 namespace switchyard::host_memory {
 
-// Throws OutOfMemory naming the size when the system refuses.
+// Throws OutOfMemory naming the size when the system refuses (after the pool released what it
+// kept).
 void* allocate(std::size_t bytes);
 void release(void* p, std::size_t bytes);
-
-// Returns every pooled block to the system (used before retrying a failed allocation).
-void trim();
-
-std::size_t pooled_bytes();
 
 }  // namespace switchyard::host_memory

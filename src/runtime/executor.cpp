@@ -8,7 +8,6 @@
 
 #include "backends/registry.hpp"
 #include "core/checked.hpp"
-#include "core/host_memory.hpp"
 #include "core/log.hpp"
 #include "runtime/attempts.hpp"
 #include "runtime/buffer.hpp"
@@ -60,21 +59,13 @@ struct StageTimes {
   bool cache_hit = true;
 };
 
-// Runs `acquire`, which takes `bytes` of memory on `device`; on out-of-memory frees pooled
-// memory and retries once.
+// Runs `acquire`, which takes `bytes` of memory on `device` (where faults may be injected). Out
+// of memory is the memory pools' to handle (core/memory_pool.hpp): once they throw it, the
+// device has no room.
 template <class Acquire>
 auto acquire_memory(Device& device, std::size_t bytes, const Acquire& acquire) {
-  auto attempt = [&] {
-    maybe_inject(device.info(), FaultStage::Allocate, bytes);
-    return acquire();
-  };
-  try {
-    return attempt();
-  } catch (const OutOfMemory&) {
-    device.release_cached_memory();
-    host_memory::trim();
-    return attempt();
-  }
+  maybe_inject(device.info(), FaultStage::Allocate, bytes);
+  return acquire();
 }
 
 // The operand for `a` on `device`, copying it there first when needed (timed and traced).

@@ -29,7 +29,7 @@ Device::Device(DeviceInfo info, std::shared_ptr<const PrimaryContext> context)
     : switchyard::Device(std::move(info)),
       context_(std::move(context)),
       pool_(
-          [where = context_->where()](std::size_t bytes) -> MemoryPool::Address {
+          [where = context_->where()](std::size_t bytes) -> MemoryPool::Block {
             CUdeviceptr block = 0;
             const CUresult result = driver().cuMemAlloc(&block, bytes);
             if (result == CUDA_ERROR_OUT_OF_MEMORY) return 0;
@@ -38,7 +38,7 @@ Device::Device(DeviceInfo info, std::shared_ptr<const PrimaryContext> context)
           },
           // Errors are ignored: a sticky error from an earlier kernel was reported there, and
           // this also runs while the device is torn down.
-          [](MemoryPool::Address block) { driver().cuMemFree(block); }),
+          [](MemoryPool::Block block) { driver().cuMemFree(block); }),
       staging_(context_->where()) {
   ContextScope scope(*context_);
   // Non-blocking: never implicitly ordered after work other code queues on the legacy default
@@ -65,7 +65,7 @@ cublasHandle_t Device::blas() {
 
 DeviceMemory Device::do_allocate(std::size_t bytes) {
   ContextScope scope(*context_);
-  if (const MemoryPool::Address block = pool_.allocate(bytes))
+  if (const MemoryPool::Block block = pool_.allocate(bytes))
     return {reinterpret_cast<void*>(block), bytes};
   std::size_t free_bytes = 0, total_bytes = 0;
   driver().cuMemGetInfo(&free_bytes, &total_bytes);

@@ -9,8 +9,8 @@
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_api.hpp"
 #include "backends/cuda/cuda_context.hpp"
-#include "backends/cuda/cuda_memory_pool.hpp"
 #include "backends/cuda/cuda_staging.hpp"
+#include "core/memory_pool.hpp"
 
 namespace switchyard::cuda {
 
@@ -30,8 +30,6 @@ class Device final : public switchyard::Device {
   const std::string& where() const { return context_->where(); }  // "cuda:0 (NVIDIA H200)"
   // Created on first use: cuBLAS reserves workspace memory on the device.
   cublasHandle_t blas();
-
-  void release_cached_memory() override { pool_.trim(); }
 
  private:
   DeviceMemory do_allocate(std::size_t bytes) override;

@@ -41,7 +41,20 @@ Device::Device(cl_device_id id, DeviceInfo info, DeviceTraits traits)
         check(err, "creating a command queue", this->info());
         return q;
       }()),
-      pool_(context_.get(), this->info()) {}
+      pool_(
+          [this](std::size_t bytes) -> MemoryPool::Block {
+            cl_int err = CL_SUCCESS;
+            cl_mem m = clCreateBuffer(context_.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err);
+            if (is_out_of_memory(err)) {
+              last_refusal_.store(err);
+              return 0;
+            }
+            check(err, "allocating " + std::to_string(bytes) + " bytes", this->info());
+            return reinterpret_cast<std::uintptr_t>(m);
+          },
+          // OpenCL defers the release until queued commands using the buffer finish.
+          [](MemoryPool::Block block) { clReleaseMemObject(reinterpret_cast<cl_mem>(block)); },
+          {.largest = this->info().max_allocation_bytes}) {}
 
 Device::~Device() {
   clFinish(queue_.get());
@@ -94,11 +107,18 @@ std::string Device::cache_driver() const {
 }
 
 DeviceMemory Device::do_allocate(std::size_t bytes) {
-  return pool_.allocate(bytes);
+  if (const MemoryPool::Block block = pool_.allocate(bytes))
+    return {reinterpret_cast<void*>(block), bytes};
+  throw OutOfMemory(error_name(last_refusal_.load()) + ": cannot allocate " +
+                    std::to_string(bytes) + " bytes on " + info().id() + " (" + info().name +
+                    "), which has " + std::to_string(info().global_memory_bytes) +
+                    " bytes of which " + std::to_string(pool_.in_use_bytes()) +
+                    " are in use by Switchyard, even after releasing pooled memory: free arrays "
+                    "or use a smaller problem");
 }
 
 void Device::do_free(DeviceMemory memory) {
-  pool_.free(memory);
+  pool_.free(reinterpret_cast<std::uintptr_t>(memory.handle), memory.bytes);
 }
 
 void Device::do_copy_from_host(DeviceMemory dst, std::size_t dst_offset, const void* src,

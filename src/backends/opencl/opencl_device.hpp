@@ -1,13 +1,14 @@
-// One OpenCL device: its own context and in-order queue, a buffer pool, blocking transfers, and
+// One OpenCL device: its own context and in-order queue, a memory pool, blocking transfers, and
 // executables for Kernel IR (generated OpenCL C) and library ops (CLBlast).
 #pragma once
 
+#include <atomic>
 #include <string>
 
 #include "backends/backend.hpp"
 #include "backends/opencl/opencl_api.hpp"
-#include "backends/opencl/opencl_memory.hpp"
 #include "codegen/codegen.hpp"
+#include "core/memory_pool.hpp"
 
 namespace switchyard::opencl {
 
@@ -39,11 +40,9 @@ class Device final : public switchyard::Device {
   std::string cache_device() const;
   std::string cache_driver() const;
 
-  // Scratch memory for reduction partials (pooled).
-  DeviceMemory scratch(std::size_t bytes) { return pool_.allocate(bytes); }
-  void release_scratch(DeviceMemory m) { pool_.free(m); }
-
-  void release_cached_memory() override { pool_.trim(); }
+  // Scratch memory for reduction partials (pooled, like arrays).
+  DeviceMemory scratch(std::size_t bytes) { return do_allocate(bytes); }
+  void release_scratch(DeviceMemory m) { do_free(m); }
 
  private:
   DeviceMemory do_allocate(std::size_t bytes) override;
@@ -64,7 +63,8 @@ class Device final : public switchyard::Device {
   DeviceTraits traits_;
   ContextHandle context_;
   QueueHandle queue_;
-  BufferPool pool_;
+  std::atomic<cl_int> last_refusal_{CL_SUCCESS};  // the driver's code when it had no room
+  MemoryPool pool_;
 };
 
 }  // namespace switchyard::opencl
