@@ -168,16 +168,16 @@ TEST(CudaCompiler, ImagesComeFromTheKernelCacheTheSecondTime) {
   const cuda::CompileTarget sm90 = cuda::compile_target(90);
   const cuda::BuildIdentity h100{"NVIDIA H100 sm_90", "CUDA 12.4"};
   KernelCache cache(dir.path());
-  const auto built = cuda::cached_image(cache, kernel.hash(), source, sm90, h100);
+  const auto built = cuda::cached_image(cache, source, sm90, h100);
   KernelCache next_process(dir.path());
-  EXPECT_EQ(cuda::cached_image(next_process, kernel.hash(), source, sm90, h100), built);
+  EXPECT_EQ(cuda::cached_image(next_process, source, sm90, h100), built);
   EXPECT_EQ(next_process.stats().disk_hits, 1u);
   EXPECT_EQ(next_process.stats().builds, 0u);
   // Same IR, other generated source (a code generator change): a fresh build, not the old one.
-  cuda::cached_image(next_process, kernel.hash(), source + "\n// changed\n", sm90, h100);
+  cuda::cached_image(next_process, source + "\n// changed\n", sm90, h100);
   EXPECT_EQ(next_process.stats().builds, 1u);
   // Another driver: its own entry.
-  cuda::cached_image(next_process, kernel.hash(), source, sm90, {h100.device, "CUDA 12.5"});
+  cuda::cached_image(next_process, source, sm90, {h100.device, "CUDA 12.5"});
   EXPECT_EQ(next_process.stats().builds, 2u);
 }
 

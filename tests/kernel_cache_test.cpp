@@ -27,8 +27,8 @@ Bytes pattern_bytes(std::size_t n, unsigned seed) {
   return b;
 }
 
-KernelCacheKey key(std::uint64_t ir_hash = 42) {
-  return {ir_hash, "NVIDIA H100 sm_90", "driver 12040 nvrtc 12.4", "--gpu-architecture=sm_90"};
+KernelCacheKey key(std::uint64_t source_hash = 42) {
+  return {source_hash, "NVIDIA H100 sm_90", "driver 12040 nvrtc 12.4", "--gpu-architecture=sm_90"};
 }
 
 std::vector<fs::path> files_in(const fs::path& dir) {
@@ -79,7 +79,7 @@ TEST(KernelCache, EntriesPersistAcrossInstances) {
 TEST(KernelCache, EveryKeyFieldSelectsItsOwnEntry) {
   const KernelCacheKey base = key();
   std::vector<KernelCacheKey> keys(5, base);
-  keys[1].ir_hash += 1;
+  keys[1].source_hash += 1;
   keys[2].device += "x";
   keys[3].driver_version += "x";
   keys[4].build_options += "x";

@@ -47,7 +47,7 @@ Digest digest(const KernelCacheKey& key) {
     put(s.data(), n);
   };
   put(&kFormatVersion, sizeof kFormatVersion);
-  put(&key.ir_hash, sizeof key.ir_hash);
+  put(&key.source_hash, sizeof key.source_hash);
   put_string(key.device);
   put_string(key.driver_version);
   put_string(key.build_options);
@@ -185,6 +185,12 @@ void evict_beyond_bound(const fs::path& directory, std::uint64_t max_bytes, cons
 
 std::string KernelCacheKey::file_name() const {
   return entry_name(digest(*this));
+}
+
+KernelCacheKey KernelCacheKey::for_source(std::string_view source, std::string device,
+                                          std::string driver_version, std::string build_options) {
+  return {XXH64(source.data(), source.size(), 0), std::move(device), std::move(driver_version),
+          std::move(build_options)};
 }
 
 fs::path cache_directory() {

@@ -1,5 +1,5 @@
 // The persistent kernel cache: compiled device programs (OpenCL program binaries, CUDA cubins)
-// keyed by (IR hash, device, driver and compiler version, build options), on disk under
+// keyed by (source hash, device, driver and compiler version, build options), on disk under
 // $SWITCHYARD_CACHE_DIR (default $XDG_CACHE_HOME/switchyard, else ~/.cache/switchyard).
 //
 // Loaded programs are kept in memory by the runtime's executable cache; this cache is the disk
@@ -14,16 +14,23 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace switchyard {
 
 struct KernelCacheKey {
-  std::uint64_t ir_hash = 0;
+  std::uint64_t source_hash = 0;
   std::string device;          // stable identity: name + vendor (+ architecture)
   std::string driver_version;  // driver and compiler versions
   std::string build_options;
   std::string file_name() const;  // hex digest of every field, with a format version
+
+  // The one convention every backend keys its programs by: the source itself (generated from
+  // IR, from a library op, or fixed), so a change to the IR, the target or the code generator
+  // never loads a program built from other code; then who builds it and how.
+  static KernelCacheKey for_source(std::string_view source, std::string device,
+                                   std::string driver_version, std::string build_options);
 };
 
 struct KernelCacheStats {

@@ -1,7 +1,5 @@
 #include "backends/cuda/cuda_compiler.hpp"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <memory>
@@ -112,12 +110,10 @@ std::vector<std::byte> compile(const std::string& source, const CompileTarget& t
   return image(raw, target.cubin);
 }
 
-std::vector<std::byte> cached_image(KernelCache& cache, std::uint64_t ir_hash,
-                                    const std::string& source, const CompileTarget& target,
-                                    const BuildIdentity& identity) {
-  const KernelCacheKey key{
-      ir_hash, identity.device, identity.driver_version + " " + nvrtc_version(),
-      target.option() + " source:" + std::to_string(XXH64(source.data(), source.size(), 0))};
+std::vector<std::byte> cached_image(KernelCache& cache, const std::string& source,
+                                    const CompileTarget& target, const BuildIdentity& identity) {
+  const auto key = KernelCacheKey::for_source(
+      source, identity.device, identity.driver_version + " " + nvrtc_version(), target.option());
   return cache.get_or_build(key, [&] { return compile(source, target); });
 }
 

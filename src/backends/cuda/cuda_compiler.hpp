@@ -35,11 +35,9 @@ struct BuildIdentity {
   std::string driver_version;  // the driver's, e.g. "cuda driver 12.4"
 };
 
-// The image for `source`, loaded from `cache` or compiled and stored there. The key holds the
-// source's own hash beside `ir_hash`: a change to the code generator must never load a program
-// built from older code for the same IR.
-std::vector<std::byte> cached_image(KernelCache& cache, std::uint64_t ir_hash,
-                                    const std::string& source, const CompileTarget& target,
-                                    const BuildIdentity& identity);
+// The image for `source`, loaded from `cache` (keyed by KernelCacheKey::for_source) or compiled
+// and stored there.
+std::vector<std::byte> cached_image(KernelCache& cache, const std::string& source,
+                                    const CompileTarget& target, const BuildIdentity& identity);
 
 }  // namespace switchyard::cuda

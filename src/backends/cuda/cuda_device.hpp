@@ -28,6 +28,12 @@ class Device final : public switchyard::Device {
   int compute_capability() const { return context_->compute_capability(); }
   int multiprocessors() const { return info().compute_units; }
   const std::string& where() const { return context_->where(); }  // "cuda:0 (NVIDIA H200)"
+  // Who programs are built for, in the kernel cache's keys: the device with its architecture,
+  // then the driver.
+  std::string cache_device() const {
+    return info().name + " sm_" + std::to_string(compute_capability());
+  }
+  const std::string& cache_driver() const { return info().driver_version; }
   // Created on first use: cuBLAS reserves workspace memory on the device.
   cublasHandle_t blas();
 

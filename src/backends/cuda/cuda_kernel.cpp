@@ -144,11 +144,9 @@ codegen::Target cuda_target() {
 KernelProgram::KernelProgram(const ir::Kernel& kernel, const Device& device)
     : kernel_(kernel), device_(device), module_(nullptr, {device.context()}) {
   const std::string source = codegen::render(kernel_, cuda_target());
-  const DeviceInfo& info = device.info();
-  const CompileTarget target = compile_target(device.compute_capability());
-  const std::vector<std::byte> image = cached_image(
-      KernelCache::instance(), kernel_.hash(), source, target,
-      {info.name + " sm_" + std::to_string(device.compute_capability()), info.driver_version});
+  const std::vector<std::byte> image =
+      cached_image(KernelCache::instance(), source, compile_target(device.compute_capability()),
+                   {device.cache_device(), device.cache_driver()});
   CUmodule module = nullptr;
   check(driver().cuModuleLoadData(&module, image.data()), "cuModuleLoadData", device.where());
   module_.reset(module);

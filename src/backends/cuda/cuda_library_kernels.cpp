@@ -1,7 +1,5 @@
 #include "backends/cuda/cuda_library_kernels.hpp"
 
-#include <xxhash.h>
-
 #include <cstdint>
 #include <vector>
 
@@ -63,11 +61,9 @@ LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
     : LibraryRoutine(device), op_(op), module_(nullptr, {device.context()}) {
   const std::string source = codegen::render_library(op, library_target());
   const ContextScope scope(*device.context());
-  const DeviceInfo& info = device.info();
-  const std::vector<std::byte> image = cached_image(
-      KernelCache::instance(), XXH64(source.data(), source.size(), 0), source,
-      compile_target(device.compute_capability()),
-      {info.name + " sm_" + std::to_string(device.compute_capability()), info.driver_version});
+  const std::vector<std::byte> image =
+      cached_image(KernelCache::instance(), source, compile_target(device.compute_capability()),
+                   {device.cache_device(), device.cache_driver()});
   CUmodule module = nullptr;
   check(driver().cuModuleLoadData(&module, image.data()), "cuModuleLoadData", device.where());
   module_.reset(module);

@@ -61,8 +61,10 @@ ProgramHandle build_source(const Device& device, const std::string& source,
   return p;
 }
 
-ProgramHandle cached_program(const Device& device, const KernelCacheKey& key,
-                             const std::string& source, const std::string& options) {
+ProgramHandle cached_program(const Device& device, const std::string& source,
+                             const std::string& options) {
+  const auto key =
+      KernelCacheKey::for_source(source, device.cache_device(), device.cache_driver(), options);
   ProgramHandle built;
   const std::vector<std::byte> bytes = KernelCache::instance().get_or_build(key, [&] {
     built = build_source(device, source, options);

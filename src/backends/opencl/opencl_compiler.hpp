@@ -15,9 +15,10 @@ class Device;
 ProgramHandle build_source(const Device& device, const std::string& source,
                            const std::string& options);
 
-// The program for `source` built with `options`: loaded from the cached binary under `key` when one
-// exists and the driver accepts it, otherwise built from source (and its binary cached).
-ProgramHandle cached_program(const Device& device, const KernelCacheKey& key,
-                             const std::string& source, const std::string& options);
+// The program for `source` built with `options`: loaded from the cached binary (keyed by
+// KernelCacheKey::for_source) when one exists and the driver accepts it, otherwise built from
+// source (and its binary cached).
+ProgramHandle cached_program(const Device& device, const std::string& source,
+                             const std::string& options);
 
 }  // namespace switchyard::opencl

@@ -1,7 +1,5 @@
 #include "backends/opencl/opencl_fft_real.hpp"
 
-#include <xxhash.h>
-
 #include <string>
 
 #include "backends/opencl/opencl_compiler.hpp"
@@ -68,9 +66,7 @@ RealComplexKernels::RealComplexKernels(Device& device, DType real) : device_(dev
   const std::string source = kSource;
   const std::string options =
       device.build_options() + (real == DType::Float64 ? " -DUSE_DOUBLE" : "");
-  const KernelCacheKey key{XXH64(source.data(), source.size(), 0), device.cache_device(),
-                           device.cache_driver(), options + "|fft-real"};
-  program_ = cached_program(device, key, source, options);
+  program_ = cached_program(device, source, options);
   widen_ = kernel(program_, "widen", device);
   extend_ = kernel(program_, "hermitian_extend", device);
   real_parts_ = kernel(program_, "real_parts", device);

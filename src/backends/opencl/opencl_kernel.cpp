@@ -1,8 +1,5 @@
 #include "backends/opencl/opencl_kernel.hpp"
 
-#include <xxhash.h>
-
-#include <cstdio>
 #include <deque>
 #include <optional>
 
@@ -82,12 +79,6 @@ bool is_arg(ir::ReduceOp op) {
   return op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax;
 }
 
-std::string hex(std::uint64_t v) {
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
-
 // Scratch memory that goes back to the pool when the launch has been enqueued: the in-order
 // queue runs whoever reuses it after this launch's kernels.
 class Scratch {
@@ -132,10 +123,7 @@ Program::Program(Device& device, const ir::Kernel& kernel)
     : device_(device), kernel_(kernel), target_(device.target_for(kernel)) {
   const std::string source = codegen::render(kernel_, target_);
   const std::string options = device.build_options();
-  // The source hash covers the target and the code generator's version as well as the IR.
-  const KernelCacheKey key{kernel_.hash(), device.cache_device(), device.cache_driver(),
-                           options + "|source " + hex(XXH64(source.data(), source.size(), 0))};
-  program_ = cached_program(device, key, source, options);
+  program_ = cached_program(device, source, options);
   auto make = [&](std::string_view entry) {
     cl_int err = CL_SUCCESS;
     KernelHandle k(clCreateKernel(program_.get(), std::string(entry).c_str(), &err));

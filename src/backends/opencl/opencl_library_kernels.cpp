@@ -1,7 +1,5 @@
 #include "backends/opencl/opencl_library_kernels.hpp"
 
-#include <xxhash.h>
-
 #include <vector>
 
 #include "backends/opencl/opencl_compiler.hpp"
@@ -55,10 +53,7 @@ LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
   target_.vector_width = 1;
   const std::string source = codegen::render_library(op, target_);
   const std::string options = device.build_options();
-  const std::uint64_t hash = XXH64(source.data(), source.size(), 0);
-  const KernelCacheKey key{hash, device.cache_device(), device.cache_driver(),
-                           options + "|library"};
-  program_ = cached_program(device, key, source, options);
+  program_ = cached_program(device, source, options);
   for (const std::string& entry : codegen::library_entries(op)) {
     cl_int err = CL_SUCCESS;
     KernelHandle k(clCreateKernel(program_.get(), entry.c_str(), &err));
