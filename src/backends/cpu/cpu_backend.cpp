@@ -56,13 +56,13 @@ class Device final : public switchyard::Device {
     return std::make_shared<Program>(kernel);
   }
   std::shared_ptr<Executable> do_prepare_library(const LibraryOp& op) override {
-    return prepare_library(op);
+    return prepare_library(*this, op);
   }
   void do_launch(Executable& exe, const LaunchArgs& args) override {
     run_program(as<Program>(exe, "a kernel"), args);
   }
   void do_launch_library(Executable& exe, const LibraryArgs& args) override {
-    as<LibraryRoutine>(exe, "a library op").run(args);
+    routine_on<switchyard::Device>(exe, *this).launch(args);
   }
   void do_synchronize() override {}
 };

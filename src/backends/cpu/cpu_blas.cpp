@@ -88,7 +88,7 @@ void gemv(const LibraryOp& op, const LibraryArgs& x) {
 
 }  // namespace
 
-LibraryProgram::LibraryProgram(const LibraryOp& op) : op_(op) {
+BlasRoutine::BlasRoutine(switchyard::Device& device, const LibraryOp& op) : Routine(device, op) {
   if (!is_floating(op.dtype))
     throw DTypeError(std::string("cpu backend: ") +
                      (op.kind == LibraryOp::Kind::Gemm ? "gemm" : "gemv") + " of " +
@@ -96,11 +96,11 @@ LibraryProgram::LibraryProgram(const LibraryOp& op) : op_(op) {
                      " is not supported: expected float32 or float64 (cast the operands)");
 }
 
-void LibraryProgram::run(const LibraryArgs& args) const {
-  const bool f32 = op_.dtype == DType::Float32;
-  if (op_.kind == LibraryOp::Kind::Gemm)
-    return f32 ? gemm<float>(op_, args) : gemm<double>(op_, args);
-  f32 ? gemv<float>(op_, args) : gemv<double>(op_, args);
+void BlasRoutine::launch(const LibraryArgs& args) {
+  const bool f32 = op().dtype == DType::Float32;
+  if (op().kind == LibraryOp::Kind::Gemm)
+    return f32 ? gemm<float>(op(), args) : gemm<double>(op(), args);
+  f32 ? gemv<float>(op(), args) : gemv<double>(op(), args);
 }
 
 }  // namespace switchyard::cpu

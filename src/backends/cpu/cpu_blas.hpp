@@ -9,13 +9,11 @@
 
 namespace switchyard::cpu {
 
-class LibraryProgram final : public LibraryRoutine {
+class BlasRoutine final : public Routine {
  public:
-  explicit LibraryProgram(const LibraryOp& op);      // throws DTypeError unless float32/float64
-  void run(const LibraryArgs& args) const override;  // throws ValueError for inconsistent sizes
-
- private:
-  LibraryOp op_;
+  BlasRoutine(switchyard::Device& device,
+              const LibraryOp& op);               // throws DTypeError unless float32/float64
+  void launch(const LibraryArgs& args) override;  // throws ValueError for inconsistent sizes
 };
 
 }  // namespace switchyard::cpu

@@ -52,19 +52,19 @@ std::int64_t compact(const Value& value, const std::uint8_t* mask, std::int64_t 
 
 }  // namespace
 
-void CompactRoutine::run(const LibraryArgs& args) const {
+void CompactRoutine::launch(const LibraryArgs& args) {
   const auto* mask = data<const std::uint8_t>(args.b);
   std::int64_t& count = *data<std::int64_t>(args.d);
   if (args.length <= 0) {
     count = 0;
     return;
   }
-  if (op_.indices) {
+  if (op().indices) {
     const auto position = [](std::int64_t i) { return i; };
     count = compact(position, mask, args.length, data<std::int64_t>(args.c));
     return;
   }
-  visit_dtype(op_.dtype, [&]<class T>(T) {
+  visit_dtype(op().dtype, [&]<class T>(T) {
     const T* in = data<const T>(args.a);
     const auto element = [in](std::int64_t i) { return in[i]; };
     count = compact(element, mask, args.length, data<T>(args.c));

@@ -68,7 +68,7 @@ void* address(const Operand& operand) {
 
 }  // namespace
 
-FftRoutine::FftRoutine(const LibraryOp& op) : op_(op) {
+FftRoutine::FftRoutine(switchyard::Device& device, const LibraryOp& op) : Routine(device, op) {
   if (!is_floating(op.dtype))
     throw DTypeError("cpu backend: fft of " + std::string(name(op.dtype)) +
                      " parts is not supported: expected float32 or float64");
@@ -77,7 +77,7 @@ FftRoutine::FftRoutine(const LibraryOp& op) : op_(op) {
 FftRoutine::~FftRoutine() {
   const std::lock_guard lock(planner_mutex());
   for (const auto& [key, plan] : plans_) {
-    if (op_.dtype == DType::Float32)
+    if (op().dtype == DType::Float32)
       Fftw<float>::destroy(static_cast<Fftw<float>::Plan>(plan));
     else
       Fftw<double>::destroy(static_cast<Fftw<double>::Plan>(plan));
@@ -91,7 +91,7 @@ void* FftRoutine::plan_for(const PlanKey& key, void* in, void* out) const {
   using F = Fftw<T>;
   const auto [rows, m, n, aligned] = key;
   const int dims[2] = {fftw_size(m, "m"), fftw_size(n, "n")};
-  const int* shape = op_.rank == 2 ? dims : dims + 1;
+  const int* shape = op().rank == 2 ? dims : dims + 1;
   const int howmany = fftw_size(rows, "rows");
   const int real_points = fftw_size(m * n, "m·n"), half_points = fftw_size(m * (n / 2 + 1), "m·n");
   // ESTIMATE plans never touch the arrays; c2r may overwrite its input, which is scratch.
@@ -101,17 +101,17 @@ void* FftRoutine::plan_for(const PlanKey& key, void* in, void* out) const {
   typename F::Plan plan = nullptr;
   auto* c_in = static_cast<typename F::Complex*>(in);
   auto* c_out = static_cast<typename F::Complex*>(out);
-  switch (op_.fft) {
+  switch (op().fft) {
     case LibraryOp::FftKind::ComplexToComplex:
-      plan = F::plan_c2c(op_.rank, shape, howmany, c_in, nullptr, 1, real_points, c_out, nullptr, 1,
-                         real_points, op_.inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
+      plan = F::plan_c2c(op().rank, shape, howmany, c_in, nullptr, 1, real_points, c_out, nullptr,
+                         1, real_points, op().inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
       break;
     case LibraryOp::FftKind::RealToComplex:
-      plan = F::plan_r2c(op_.rank, shape, howmany, static_cast<T*>(in), nullptr, 1, real_points,
+      plan = F::plan_r2c(op().rank, shape, howmany, static_cast<T*>(in), nullptr, 1, real_points,
                          c_out, nullptr, 1, half_points, flags);
       break;
     case LibraryOp::FftKind::ComplexToReal:
-      plan = F::plan_c2r(op_.rank, shape, howmany, c_in, nullptr, 1, half_points,
+      plan = F::plan_c2r(op().rank, shape, howmany, c_in, nullptr, 1, half_points,
                          static_cast<T*>(out), nullptr, 1, real_points, flags);
       break;
   }
@@ -131,7 +131,7 @@ void FftRoutine::transform(const LibraryArgs& args) const {
   // c2r overwrites its input (and multi-dimensional c2r cannot preserve it): run it on a copy.
   using Scratch = std::unique_ptr<void, decltype(F::release)>;
   Scratch scratch(nullptr, F::release);
-  if (op_.fft == LibraryOp::FftKind::ComplexToReal) {
+  if (op().fft == LibraryOp::FftKind::ComplexToReal) {
     const std::size_t bytes = static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) *
                               sizeof(typename F::Complex);
     scratch.reset(F::allocate(bytes));
@@ -145,7 +145,7 @@ void FftRoutine::transform(const LibraryArgs& args) const {
       static_cast<typename F::Plan>(plan_for<T>({args.rows, args.m, args.n, aligned}, in, out));
   auto* c_in = static_cast<typename F::Complex*>(in);
   auto* c_out = static_cast<typename F::Complex*>(out);
-  switch (op_.fft) {
+  switch (op().fft) {
     case LibraryOp::FftKind::ComplexToComplex:
       return F::execute_c2c(plan, c_in, c_out);
     case LibraryOp::FftKind::RealToComplex:
@@ -155,8 +155,8 @@ void FftRoutine::transform(const LibraryArgs& args) const {
   }
 }
 
-void FftRoutine::run(const LibraryArgs& args) const {
-  op_.dtype == DType::Float32 ? transform<float>(args) : transform<double>(args);
+void FftRoutine::launch(const LibraryArgs& args) {
+  op().dtype == DType::Float32 ? transform<float>(args) : transform<double>(args);
 }
 
 }  // namespace switchyard::cpu

@@ -12,11 +12,12 @@
 
 namespace switchyard::cpu {
 
-class FftRoutine final : public LibraryRoutine {
+class FftRoutine final : public Routine {
  public:
-  explicit FftRoutine(const LibraryOp& op);  // throws DTypeError unless float32/float64
+  FftRoutine(switchyard::Device& device,
+             const LibraryOp& op);  // throws DTypeError unless float32/float64
   ~FftRoutine() override;
-  void run(const LibraryArgs& args) const override;  // throws ValueError beyond FFTW's int sizes
+  void launch(const LibraryArgs& args) override;  // throws ValueError beyond FFTW's int sizes
 
  private:
   // rows, m, n, whether both arrays have FFTW's preferred (SIMD) alignment.
@@ -26,9 +27,8 @@ class FftRoutine final : public LibraryRoutine {
   template <class T>
   void* plan_for(const PlanKey& key, void* in, void* out) const;
 
-  LibraryOp op_;
   mutable std::mutex plans_mutex_;          // guards plans_
-  mutable std::map<PlanKey, void*> plans_;  // fftw_plan or fftwf_plan, by op_.dtype
+  mutable std::map<PlanKey, void*> plans_;  // fftw_plan or fftwf_plan, by op().dtype
 };
 
 }  // namespace switchyard::cpu

@@ -39,9 +39,9 @@ void gather_words(const LibraryArgs& x) {
 
 }  // namespace
 
-void GatherRoutine::run(const LibraryArgs& args) const {
+void GatherRoutine::launch(const LibraryArgs& args) {
   if (args.rows <= 0 || args.count <= 0 || args.inner <= 0) return;
-  switch (size_of(op_.dtype)) {
+  switch (size_of(op().dtype)) {
     case 1:
       return gather_words<std::uint8_t>(args);
     case 4:

@@ -9,21 +9,21 @@
 
 namespace switchyard::cpu {
 
-std::shared_ptr<LibraryRoutine> prepare_library(const LibraryOp& op) {
+std::shared_ptr<Routine> prepare_library(switchyard::Device& device, const LibraryOp& op) {
   switch (op.kind) {
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
-      return std::make_shared<LibraryProgram>(op);
+      return std::make_shared<BlasRoutine>(device, op);
     case LibraryOp::Kind::Fft:
-      return std::make_shared<FftRoutine>(op);
+      return std::make_shared<FftRoutine>(device, op);
     case LibraryOp::Kind::Scan:
-      return std::make_shared<ScanRoutine>(op);
+      return std::make_shared<ScanRoutine>(device, op);
     case LibraryOp::Kind::Sort:
-      return std::make_shared<SortRoutine>(op);
+      return std::make_shared<SortRoutine>(device, op);
     case LibraryOp::Kind::Compact:
-      return std::make_shared<CompactRoutine>(op);
+      return std::make_shared<CompactRoutine>(device, op);
     case LibraryOp::Kind::Gather:
-      return std::make_shared<GatherRoutine>(op);
+      return std::make_shared<GatherRoutine>(device, op);
   }
   throw DeviceError("cpu backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
                     " is unknown");

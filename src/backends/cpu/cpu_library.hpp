@@ -3,16 +3,14 @@
 
 #include <memory>
 
-#include "backends/backend.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::cpu {
 
-class LibraryRoutine : public Executable {
- public:
-  virtual void run(const LibraryArgs& args) const = 0;
-};
+// The host's routines run on the caller's thread (or oneTBB's), on any host device.
+using Routine = LibraryRoutine<switchyard::Device>;
 
 // Throws DTypeError for a dtype the op does not take.
-std::shared_ptr<LibraryRoutine> prepare_library(const LibraryOp& op);
+std::shared_ptr<Routine> prepare_library(switchyard::Device& device, const LibraryOp& op);
 
 }  // namespace switchyard::cpu

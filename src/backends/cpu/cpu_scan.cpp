@@ -155,25 +155,25 @@ void scan_as(bool exclusive, const LibraryArgs& x) {
 
 }  // namespace
 
-ScanRoutine::ScanRoutine(const LibraryOp& op) : op_(op) {
+ScanRoutine::ScanRoutine(switchyard::Device& device, const LibraryOp& op) : Routine(device, op) {
   if (op.scan != ir::ReduceOp::Sum && op.scan != ir::ReduceOp::Prod &&
       op.scan != ir::ReduceOp::Min && op.scan != ir::ReduceOp::Max)
     throw ValueError("cpu scan with " + std::string(ir::name(op.scan)) +
                      ": expected sum, prod, min or max");
 }
 
-void ScanRoutine::run(const LibraryArgs& args) const {
+void ScanRoutine::launch(const LibraryArgs& args) {
   if (args.rows <= 0 || args.length <= 0) return;
-  visit_dtype(op_.dtype, [&]<class T>(T) {
-    switch (op_.scan) {
+  visit_dtype(op().dtype, [&]<class T>(T) {
+    switch (op().scan) {
       case ir::ReduceOp::Sum:
-        return scan_as<T, ir::ReduceOp::Sum>(op_.exclusive, args);
+        return scan_as<T, ir::ReduceOp::Sum>(op().exclusive, args);
       case ir::ReduceOp::Prod:
-        return scan_as<T, ir::ReduceOp::Prod>(op_.exclusive, args);
+        return scan_as<T, ir::ReduceOp::Prod>(op().exclusive, args);
       case ir::ReduceOp::Min:
-        return scan_as<T, ir::ReduceOp::Min>(op_.exclusive, args);
+        return scan_as<T, ir::ReduceOp::Min>(op().exclusive, args);
       default:
-        return scan_as<T, ir::ReduceOp::Max>(op_.exclusive, args);
+        return scan_as<T, ir::ReduceOp::Max>(op().exclusive, args);
     }
   });
 }

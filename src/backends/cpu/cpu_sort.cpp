@@ -147,9 +147,9 @@ void sort_rows(const LibraryOp& op, const LibraryArgs& x) {
 
 }  // namespace
 
-void SortRoutine::run(const LibraryArgs& args) const {
+void SortRoutine::launch(const LibraryArgs& args) {
   if (args.rows <= 0 || args.length <= 0) return;
-  visit_dtype(op_.dtype, [&]<class T>(T) { sort_rows<T>(op_, args); });
+  visit_dtype(op().dtype, [&]<class T>(T) { sort_rows<T>(op(), args); });
 }
 
 }  // namespace switchyard::cpu

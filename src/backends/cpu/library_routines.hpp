@@ -7,43 +7,32 @@
 namespace switchyard::cpu {
 
 // Rows in parallel; a long row alone is scanned in blocks by every thread (cpu_scan.cpp).
-class ScanRoutine final : public LibraryRoutine {
+class ScanRoutine final : public Routine {
  public:
-  explicit ScanRoutine(const LibraryOp& op);  // throws ValueError for an op other than a fold
-  void run(const LibraryArgs& args) const override;
-
- private:
-  LibraryOp op_;
+  ScanRoutine(switchyard::Device& device,
+              const LibraryOp& op);  // throws ValueError for an op other than a fold
+  void launch(const LibraryArgs& args) override;
 };
 
 // Highway's vqsort per row, rows in parallel; argsort sorts (key, position) composites.
-class SortRoutine final : public LibraryRoutine {
+class SortRoutine final : public Routine {
  public:
-  explicit SortRoutine(const LibraryOp& op) : op_(op) {}
-  void run(const LibraryArgs& args) const override;
-
- private:
-  LibraryOp op_;
+  SortRoutine(switchyard::Device& device, const LibraryOp& op) : Routine(device, op) {}
+  void launch(const LibraryArgs& args) override;
 };
 
 // Count per block, prefix of the counts, then each block writes its kept elements.
-class CompactRoutine final : public LibraryRoutine {
+class CompactRoutine final : public Routine {
  public:
-  explicit CompactRoutine(const LibraryOp& op) : op_(op) {}
-  void run(const LibraryArgs& args) const override;
-
- private:
-  LibraryOp op_;
+  CompactRoutine(switchyard::Device& device, const LibraryOp& op) : Routine(device, op) {}
+  void launch(const LibraryArgs& args) override;
 };
 
 // Output rows in parallel; positions are trusted to be in range (the caller checked them).
-class GatherRoutine final : public LibraryRoutine {
+class GatherRoutine final : public Routine {
  public:
-  explicit GatherRoutine(const LibraryOp& op) : op_(op) {}
-  void run(const LibraryArgs& args) const override;
-
- private:
-  LibraryOp op_;
+  GatherRoutine(switchyard::Device& device, const LibraryOp& op) : Routine(device, op) {}
+  void launch(const LibraryArgs& args) override;
 };
 
 }  // namespace switchyard::cpu

@@ -82,25 +82,25 @@ BlasHandle::~BlasHandle() {
   cublas().cublasDestroy(handle_);
 }
 
-BlasProgram::BlasProgram(const LibraryOp& op, const Device& device)
-    : LibraryRoutine(device), op_(op) {
+BlasRoutine::BlasRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
   if (!is_floating(op.dtype))
     throw DTypeError("cuBLAS on " + device.where() + " given " + std::string(name(op.dtype)) +
                      ": expected float32 or float64");
 }
 
-void BlasProgram::launch(Device& device, const LibraryArgs& args) const {
+void BlasRoutine::launch(const LibraryArgs& args) {
+  Device& device = this->device();
   const cublasHandle_t h = device.blas();
-  const bool f32 = op_.dtype == DType::Float32;
-  if (op_.kind == LibraryOp::Kind::Gemm) {
+  const bool f32 = op().dtype == DType::Float32;
+  if (op().kind == LibraryOp::Kind::Gemm) {
     if (f32)
-      return gemm<float>(cublas().cublasSgemmStridedBatched, "cublasSgemmStridedBatched", h, op_,
+      return gemm<float>(cublas().cublasSgemmStridedBatched, "cublasSgemmStridedBatched", h, op(),
                          args, device);
-    return gemm<double>(cublas().cublasDgemmStridedBatched, "cublasDgemmStridedBatched", h, op_,
+    return gemm<double>(cublas().cublasDgemmStridedBatched, "cublasDgemmStridedBatched", h, op(),
                         args, device);
   }
-  if (f32) return gemv<float>(cublas().cublasSgemv, "cublasSgemv", h, op_, args, device);
-  gemv<double>(cublas().cublasDgemv, "cublasDgemv", h, op_, args, device);
+  if (f32) return gemv<float>(cublas().cublasSgemv, "cublasSgemv", h, op(), args, device);
+  gemv<double>(cublas().cublasDgemv, "cublasDgemv", h, op(), args, device);
 }
 
 }  // namespace switchyard::cuda

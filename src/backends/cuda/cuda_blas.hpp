@@ -25,15 +25,12 @@ class BlasHandle {
 };
 
 // One library op (float32 or float64 gemm or gemv) prepared for one device.
-class BlasProgram final : public LibraryRoutine {
+class BlasRoutine final : public Routine {
  public:
   // Throws DTypeError for a dtype other than float32 or float64.
-  BlasProgram(const LibraryOp& op, const Device& device);
+  BlasRoutine(Device& device, const LibraryOp& op);
   // Queues the op on the device's stream; the device's context is current.
-  void launch(Device& device, const LibraryArgs& args) const override;
-
- private:
-  LibraryOp op_;
+  void launch(const LibraryArgs& args) override;
 };
 
 }  // namespace switchyard::cuda

@@ -117,7 +117,7 @@ void Device::do_launch(Executable& exe, const LaunchArgs& args) {
 
 void Device::do_launch_library(Executable& exe, const LibraryArgs& args) {
   ContextScope scope(*context_);
-  program_for<LibraryRoutine>(exe, *this).launch(*this, args);
+  routine_on<Device>(exe, *this).launch(args);
 }
 
 void Device::do_synchronize() {

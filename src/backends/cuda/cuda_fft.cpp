@@ -61,8 +61,7 @@ cufftResult execute(const LibraryOp& op, cufftHandle plan, void* in, void* out) 
 
 }  // namespace
 
-FftProgram::FftProgram(const LibraryOp& op, const Device& device)
-    : LibraryRoutine(device), op_(op) {
+FftRoutine::FftRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
   if (!is_floating(op.dtype))
     throw DTypeError("cuFFT on " + device.where() + " given " + std::string(name(op.dtype)) +
                      " parts: expected float32 or float64");
@@ -71,25 +70,25 @@ FftProgram::FftProgram(const LibraryOp& op, const Device& device)
 }
 
 // The results are ignored: at process exit the driver may already be shutting down.
-FftProgram::~FftProgram() {
+FftRoutine::~FftRoutine() {
   for (const auto& [key, plan] : plans_) cufft().cufftDestroy(plan);
 }
 
-cufftHandle FftProgram::plan_for(Device& device, const PlanKey& key) const {
+cufftHandle FftRoutine::plan_for(Device& device, const PlanKey& key) const {
   const std::lock_guard lock(plans_mutex_);
   if (const auto found = plans_.find(key); found != plans_.end()) return found->second;
   const auto [rows, m, n] = key;
   int dims[2] = {fft_int(m, "m", device), fft_int(n, "n", device)};
-  int* shape = op_.rank == 2 ? dims : dims + 1;
+  int* shape = op().rank == 2 ? dims : dims + 1;
   const int real_points = fft_int(m * n, "m·n", device);
   const int half_points = fft_int(m * (n / 2 + 1), "m·(n/2 + 1)", device);
-  const bool c2r = op_.fft == LibraryOp::FftKind::ComplexToReal;
-  const bool r2c = op_.fft == LibraryOp::FftKind::RealToComplex;
+  const bool c2r = op().fft == LibraryOp::FftKind::ComplexToReal;
+  const bool r2c = op().fft == LibraryOp::FftKind::RealToComplex;
   const int in_distance = c2r ? half_points : real_points;
   const int out_distance = r2c ? half_points : real_points;
   cufftHandle plan = 0;
-  check(cufft().cufftPlanMany(&plan, op_.rank, shape, nullptr, 1, in_distance, nullptr, 1,
-                              out_distance, type_of(op_), fft_int(rows, "rows", device)),
+  check(cufft().cufftPlanMany(&plan, op().rank, shape, nullptr, 1, in_distance, nullptr, 1,
+                              out_distance, type_of(op()), fft_int(rows, "rows", device)),
         "cufftPlanMany", device.where());
   if (const cufftResult r = cufft().cufftSetStream(plan, device.stream()); r != CUFFT_SUCCESS) {
     cufft().cufftDestroy(plan);
@@ -99,22 +98,23 @@ cufftHandle FftProgram::plan_for(Device& device, const PlanKey& key) const {
   return plan;
 }
 
-void FftProgram::launch(Device& device, const LibraryArgs& args) const {
+void FftRoutine::launch(const LibraryArgs& args) {
+  Device& device = this->device();
   if (args.rows == 0) return;
   const cufftHandle plan = plan_for(device, {args.rows, args.m, args.n});
   void* in = pointer(args.a);
   // cuFFT's C2R overwrites its input: it runs on a copy, in stream order.
   DeviceMemory scratch;
-  if (op_.fft == LibraryOp::FftKind::ComplexToReal) {
+  if (op().fft == LibraryOp::FftKind::ComplexToReal) {
     const std::size_t bytes =
-        static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) * 2 * size_of(op_.dtype);
+        static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) * 2 * size_of(op().dtype);
     scratch = device.allocate(bytes);
     check(driver().cuMemcpyDtoDAsync(address(scratch), reinterpret_cast<CUdeviceptr>(in), bytes,
                                      device.stream()),
           "cuMemcpyDtoDAsync", device.where());
     in = scratch.handle;
   }
-  const cufftResult result = execute(op_, plan, in, pointer(args.c));
+  const cufftResult result = execute(op(), plan, in, pointer(args.c));
   device.free(scratch);  // the pool hands it out again only to work later on this stream
   check(result, "cufftExec", device.where());
 }

@@ -12,19 +12,18 @@
 
 namespace switchyard::cuda {
 
-class FftProgram final : public LibraryRoutine {
+class FftRoutine final : public Routine {
  public:
   // Throws DTypeError for parts other than float32 or float64.
-  FftProgram(const LibraryOp& op, const Device& device);
-  ~FftProgram() override;
+  FftRoutine(Device& device, const LibraryOp& op);
+  ~FftRoutine() override;
   // Queues the transform on the device's stream; the input is never written.
-  void launch(Device& device, const LibraryArgs& args) const override;
+  void launch(const LibraryArgs& args) override;
 
  private:
   using PlanKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // rows, m, n
   cufftHandle plan_for(Device& device, const PlanKey& key) const;
 
-  LibraryOp op_;
   mutable std::mutex plans_mutex_;  // guards plans_
   mutable std::map<PlanKey, cufftHandle> plans_;
 };

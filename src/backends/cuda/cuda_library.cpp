@@ -10,13 +10,13 @@
 
 namespace switchyard::cuda {
 
-std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp& op) {
+std::shared_ptr<Routine> prepare_library(Device& device, const LibraryOp& op) {
   switch (op.kind) {
     case LibraryOp::Kind::Gemm:
     case LibraryOp::Kind::Gemv:
-      return std::make_shared<BlasProgram>(op, device);
+      return std::make_shared<BlasRoutine>(device, op);
     case LibraryOp::Kind::Fft:
-      return std::make_shared<FftProgram>(op, device);
+      return std::make_shared<FftRoutine>(device, op);
     case LibraryOp::Kind::Scan:
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:

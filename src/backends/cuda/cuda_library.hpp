@@ -3,24 +3,15 @@
 
 #include <memory>
 
-#include "backends/backend.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::cuda {
 
 class Device;
-
-class LibraryRoutine : public Executable {
- public:
-  explicit LibraryRoutine(const Device& device) : device_(device) {}
-  const Device& device() const { return device_; }  // the device it was prepared for
-  // Enqueues the op on the device's stream (its context current); returns before it runs.
-  virtual void launch(Device& device, const LibraryArgs& args) const = 0;
-
- private:
-  const Device& device_;
-};
+// launch() queues the op on the device's stream (its context current) and returns before it runs.
+using Routine = LibraryRoutine<Device>;
 
 // Throws DTypeError for a dtype the op does not take.
-std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp& op);
+std::shared_ptr<Routine> prepare_library(Device& device, const LibraryOp& op);
 
 }  // namespace switchyard::cuda

@@ -58,7 +58,7 @@ CUdeviceptr pointer_of(const codegen::LibraryArg& arg, const LibraryArgs& args,
 }  // namespace
 
 LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
-    : LibraryRoutine(device), op_(op), module_(nullptr, {device.context()}) {
+    : Routine(device, op), module_(nullptr, {device.context()}) {
   const std::string source = codegen::render_library(op, library_target());
   const ContextScope scope(*device.context());
   const std::vector<std::byte> image =
@@ -83,8 +83,9 @@ void LibraryKernels::ModuleUnloader::operator()(CUmodule module) const {
   driver().cuCtxPopCurrent(&popped);
 }
 
-void LibraryKernels::launch(Device& device, const LibraryArgs& args) const {
-  const codegen::LibraryPlan plan = codegen::plan_library(op_, args, library_target());
+void LibraryKernels::launch(const LibraryArgs& args) {
+  Device& device = this->device();
+  const codegen::LibraryPlan plan = codegen::plan_library(op(), args, library_target());
   ScratchBuffers scratch(device);
   for (std::size_t bytes : plan.scratch_bytes) scratch.add(bytes);
   for (const codegen::LibraryLaunch& l : plan.launches) {

@@ -13,7 +13,7 @@
 
 namespace switchyard::cuda {
 
-class LibraryKernels final : public LibraryRoutine {
+class LibraryKernels final : public Routine {
  public:
   // Items per block: eight blocks of 256 stay resident per SM with the sort's 33 KiB of shared
   // memory on every architecture since Volta.
@@ -24,7 +24,7 @@ class LibraryKernels final : public LibraryRoutine {
   LibraryKernels(Device& device, const LibraryOp& op);
 
   // Queues the op's launches on the device's stream, with its context current.
-  void launch(Device& device, const LibraryArgs& args) const override;
+  void launch(const LibraryArgs& args) override;
 
  private:
   // Unloads the module in the context it was loaded into, keeping that context alive until then
@@ -34,7 +34,6 @@ class LibraryKernels final : public LibraryRoutine {
     void operator()(CUmodule module) const;
   };
 
-  LibraryOp op_;
   std::unique_ptr<CUmod_st, ModuleUnloader> module_;
   std::map<std::string, CUfunction, std::less<>> functions_;
 };

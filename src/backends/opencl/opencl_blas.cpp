@@ -113,7 +113,7 @@ void gemv(Device& d, const LibraryOp& op, const LibraryArgs& x) {
 
 }  // namespace
 
-LibraryCall::LibraryCall(Device& device, const LibraryOp& op) : device_(device), op_(op) {
+BlasRoutine::BlasRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
   const char* what = op.kind == LibraryOp::Kind::Gemm ? "gemm" : "gemv";
   if (!is_floating(op.dtype))
     throw DTypeError(std::string("opencl backend: ") + what + " of " + std::string(name(op.dtype)) +
@@ -124,16 +124,16 @@ LibraryCall::LibraryCall(Device& device, const LibraryOp& op) : device_(device),
                      "), which has no double precision: expected float32 here");
 }
 
-void LibraryCall::launch(const LibraryArgs& args) {
+void BlasRoutine::launch(const LibraryArgs& args) {
   // CLBlast 1.5 (Debian 12) builds its tuning database without a lock: two threads launching
   // their first gemm at once free each other's entries (ASan heap-use-after-free inside
   // clblast::Database, from tests/stress_test.cpp). Its calls only enqueue once compiled.
   static std::mutex clblast_calls;
   const std::lock_guard lock(clblast_calls);
-  const bool f32 = op_.dtype == DType::Float32;
-  if (op_.kind == LibraryOp::Kind::Gemm)
-    return f32 ? gemm<float>(device_, op_, args) : gemm<double>(device_, op_, args);
-  f32 ? gemv<float>(device_, op_, args) : gemv<double>(device_, op_, args);
+  const bool f32 = op().dtype == DType::Float32;
+  if (op().kind == LibraryOp::Kind::Gemm)
+    return f32 ? gemm<float>(device(), op(), args) : gemm<double>(device(), op(), args);
+  f32 ? gemv<float>(device(), op(), args) : gemv<double>(device(), op(), args);
 }
 
 }  // namespace switchyard::opencl

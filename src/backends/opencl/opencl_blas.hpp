@@ -8,17 +8,13 @@ namespace switchyard::opencl {
 
 class Device;
 
-class LibraryCall final : public LibraryRoutine {
+class BlasRoutine final : public Routine {
  public:
   // Throws DTypeError for a dtype other than float32/float64, or float64 without device fp64.
-  LibraryCall(Device& device, const LibraryOp& op);
+  BlasRoutine(Device& device, const LibraryOp& op);
 
   // Enqueues the call; returns before it runs.
   void launch(const LibraryArgs& args) override;
-
- private:
-  Device& device_;
-  LibraryOp op_;
 };
 
 }  // namespace switchyard::opencl

@@ -158,7 +158,7 @@ void Device::do_launch(Executable& exe, const LaunchArgs& args) {
 }
 
 void Device::do_launch_library(Executable& exe, const LibraryArgs& args) {
-  executable_as<LibraryRoutine>(exe, info()).launch(args);
+  routine_on<Device>(exe, *this).launch(args);
 }
 
 void Device::do_synchronize() {

@@ -21,7 +21,7 @@ namespace switchyard::opencl {
 using FftKind = LibraryOp::FftKind;
 
 // VkFFT keeps pointers to the handles and sizes it was configured with: they live beside it.
-struct FftCall::Plan {
+struct FftRoutine::Plan {
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
@@ -60,7 +60,7 @@ bool runs_inverse(const LibraryOp& op) {
 
 }  // namespace
 
-FftCall::FftCall(Device& device, const LibraryOp& op) : device_(device), op_(op) {
+FftRoutine::FftRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
   if (!is_floating(op.dtype))
     throw DTypeError("opencl backend: fft of " + std::string(name(op.dtype)) +
                      " parts is not supported: expected float32 or float64");
@@ -69,41 +69,41 @@ FftCall::FftCall(Device& device, const LibraryOp& op) : device_(device), op_(op)
                      device.info().name + "), which has no double precision: expected float32");
 }
 
-FftCall::~FftCall() = default;
+FftRoutine::~FftRoutine() = default;
 
-FftCall::Plan& FftCall::plan_for(const PlanKey& key) {
+FftRoutine::Plan& FftRoutine::plan_for(const PlanKey& key) {
   if (const auto found = plans_.find(key); found != plans_.end()) return *found->second;
-  std::unique_ptr<Plan> plan = make_plan(key, op_.fft);
+  std::unique_ptr<Plan> plan = make_plan(key, op().fft);
   if (plan->result == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C) {
     plan = make_plan(key, FftKind::ComplexToComplex);
     plan->through_complex = true;
-    if (!real_kernels_) real_kernels_ = std::make_unique<RealComplexKernels>(device_, op_.dtype);
+    if (!real_kernels_) real_kernels_ = std::make_unique<RealComplexKernels>(device(), op().dtype);
   }
-  check_vkfft(plan->result, "planning an fft", device_.info());
+  check_vkfft(plan->result, "planning an fft", device().info());
   return *plans_.emplace(key, std::move(plan)).first->second;
 }
 
-std::unique_ptr<FftCall::Plan> FftCall::make_plan(const PlanKey& key, FftKind kind) const {
+std::unique_ptr<FftRoutine::Plan> FftRoutine::make_plan(const PlanKey& key, FftKind kind) const {
   const auto [rows, m, n] = key;
   auto plan = std::make_unique<Plan>();
-  plan->device = device_.id(), plan->context = device_.context(), plan->queue = device_.queue();
-  const std::uint64_t real = size_of(op_.dtype), half_columns = n / 2 + 1;
+  plan->device = device().id(), plan->context = device().context(), plan->queue = device().queue();
+  const std::uint64_t real = size_of(op().dtype), half_columns = n / 2 + 1;
   const bool r2c = kind != FftKind::ComplexToComplex;
   plan->buffer_bytes = rows * m * (r2c ? half_columns : n) * 2 * real;
   plan->real_bytes = rows * m * n * real;
 
   VkFFTConfiguration config{};
-  config.FFTdim = op_.rank;
+  config.FFTdim = op().rank;
   config.size[0] = n;  // VkFFT's first axis is the fastest varying
   config.size[1] = m;
   config.numberBatches = rows;
   config.device = &plan->device;
   config.context = &plan->context;
   config.commandQueue = &plan->queue;
-  config.doublePrecision = op_.dtype == DType::Float64;
+  config.doublePrecision = op().dtype == DType::Float64;
   config.bufferSize = &plan->buffer_bytes;
   config.normalize = 0;  // unnormalised both ways: the caller scales
-  (runs_inverse(op_) ? config.makeInversePlanOnly : config.makeForwardPlanOnly) = 1;
+  (runs_inverse(op()) ? config.makeInversePlanOnly : config.makeForwardPlanOnly) = 1;
   // Real data is unpadded: R2C reads it from an input buffer, C2R writes it to an output one.
   if (kind == FftKind::RealToComplex) {
     config.performR2C = 1;
@@ -116,13 +116,13 @@ std::unique_ptr<FftCall::Plan> FftCall::make_plan(const PlanKey& key, FftKind ki
     config.outputBufferSize = &plan->real_bytes;
     config.outputBufferStride[0] = n;
   }
-  const PlanLimits limits = plan_limits(device_.info());
+  const PlanLimits limits = plan_limits(device().info());
   const PlanLimitsScope scope(limits);
   plan->result = initializeVkFFT(&plan->app, config);
   return plan;
 }
 
-void FftCall::launch(const LibraryArgs& args) {
+void FftRoutine::launch(const LibraryArgs& args) {
   if (args.rows == 0) return;
   const std::lock_guard lock(mutex_);
   Plan& plan = plan_for({args.rows, args.m, args.n});
@@ -132,8 +132,8 @@ void FftCall::launch(const LibraryArgs& args) {
     launch_direct(plan, args);
 }
 
-void FftCall::launch_direct(Plan& plan, const LibraryArgs& args) {
-  cl_command_queue queue = device_.queue();
+void FftRoutine::launch_direct(Plan& plan, const LibraryArgs& args) {
+  cl_command_queue queue = device().queue();
   cl_mem a = mem(args.a), c = mem(args.c);
   VkFFTLaunchParams params{};
   params.commandQueue = &queue;
@@ -141,69 +141,69 @@ void FftCall::launch_direct(Plan& plan, const LibraryArgs& args) {
   // copy unless it is only read (R2C from its own input buffer, starting at its first byte).
   DeviceMemory scratch;
   cl_mem work = c;
-  switch (op_.fft) {
+  switch (op().fft) {
     case FftKind::ComplexToComplex:
       check(clEnqueueCopyBuffer(queue, a, c, byte_offset(args.a), byte_offset(args.c),
                                 plan.buffer_bytes, 0, nullptr, nullptr),
-            "copying an fft's input", device_.info());
+            "copying an fft's input", device().info());
       break;
     case FftKind::RealToComplex:
       if (args.a.offset != 0) {
-        scratch = device_.scratch(plan.real_bytes);
+        scratch = device().scratch(plan.real_bytes);
         cl_mem copy = static_cast<cl_mem>(scratch.handle);
         check(clEnqueueCopyBuffer(queue, a, copy, byte_offset(args.a), 0, plan.real_bytes, 0,
                                   nullptr, nullptr),
-              "copying an fft's input", device_.info());
+              "copying an fft's input", device().info());
         a = copy;
       }
       params.inputBuffer = &a;
       break;
     case FftKind::ComplexToReal:
-      scratch = device_.scratch(plan.buffer_bytes);
+      scratch = device().scratch(plan.buffer_bytes);
       work = static_cast<cl_mem>(scratch.handle);
       check(clEnqueueCopyBuffer(queue, a, work, byte_offset(args.a), 0, plan.buffer_bytes, 0,
                                 nullptr, nullptr),
-            "copying an fft's input", device_.info());
+            "copying an fft's input", device().info());
       params.outputBuffer = &c;
       break;
   }
   params.buffer = &work;
-  const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op_) ? 1 : -1, &params);
+  const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op()) ? 1 : -1, &params);
   // The queue is in order: the scratch may be reused by the next command enqueued after this.
-  if (scratch) device_.release_scratch(scratch);
-  check_vkfft(result, "launching an fft", device_.info());
+  if (scratch) device().release_scratch(scratch);
+  check_vkfft(result, "launching an fft", device().info());
 }
 
 // R2C: widen the real rows to complex, transform, keep each row's first n/2 + 1 values. C2R:
 // extend each half spectrum to the whole one, transform back, keep the real parts.
-void FftCall::launch_through_complex(Plan& plan, const LibraryArgs& args) {
+void FftRoutine::launch_through_complex(Plan& plan, const LibraryArgs& args) {
   const std::int64_t planes = args.rows, points = args.rows * args.m * args.n;
-  const DeviceMemory scratch = device_.scratch(plan.buffer_bytes);
+  const DeviceMemory scratch = device().scratch(plan.buffer_bytes);
   cl_mem work = static_cast<cl_mem>(scratch.handle);
-  cl_command_queue queue = device_.queue();
-  if (op_.fft == FftKind::RealToComplex)
+  cl_command_queue queue = device().queue();
+  if (op().fft == FftKind::RealToComplex)
     real_kernels_->widen(mem(args.a), args.a.offset, work, points);
   else
     real_kernels_->hermitian_extend(mem(args.a), args.a.offset, work, planes, args.m, args.n);
   VkFFTLaunchParams params{};
   params.commandQueue = &queue;
   params.buffer = &work;
-  const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op_) ? 1 : -1, &params);
+  const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op()) ? 1 : -1, &params);
   if (result == VKFFT_SUCCESS) {
-    if (op_.fft == FftKind::RealToComplex) {
-      const std::size_t complex_bytes = 2 * size_of(op_.dtype);
+    if (op().fft == FftKind::RealToComplex) {
+      const std::size_t complex_bytes = 2 * size_of(op().dtype);
       const std::size_t origin[3] = {0, 0, 0};
       const std::size_t region[3] = {static_cast<std::size_t>(args.n / 2 + 1) * complex_bytes,
                                      static_cast<std::size_t>(planes * args.m), 1};
       check(clEnqueueCopyBufferRect(queue, work, mem(args.c), origin, origin, region,
                                     args.n * complex_bytes, 0, region[0], 0, 0, nullptr, nullptr),
-            "keeping an fft's half spectrum", device_.info());
+            "keeping an fft's half spectrum", device().info());
     } else {
       real_kernels_->real_parts(work, mem(args.c), points);
     }
   }
-  device_.release_scratch(scratch);
-  check_vkfft(result, "launching an fft", device_.info());
+  device().release_scratch(scratch);
+  check_vkfft(result, "launching an fft", device().info());
 }
 
 }  // namespace switchyard::opencl

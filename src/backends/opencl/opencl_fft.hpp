@@ -16,11 +16,11 @@ namespace switchyard::opencl {
 class Device;
 class RealComplexKernels;
 
-class FftCall final : public LibraryRoutine {
+class FftRoutine final : public Routine {
  public:
   // Throws DTypeError for parts other than float32/float64, or float64 without device fp64.
-  FftCall(Device& device, const LibraryOp& op);
-  ~FftCall() override;
+  FftRoutine(Device& device, const LibraryOp& op);
+  ~FftRoutine() override;
 
   // Enqueues the transform; returns before it runs. The input is never written.
   void launch(const LibraryArgs& args) override;
@@ -28,15 +28,13 @@ class FftCall final : public LibraryRoutine {
  private:
   struct Plan;  // a VkFFT application: vkFFT.h stays inside opencl_fft.cpp
   using PlanKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // rows, m, n
-  // The plan for `key`, made on first use: VkFFT's own for op_, or a complex one where VkFFT
+  // The plan for `key`, made on first use: VkFFT's own for op(), or a complex one where VkFFT
   // plans no real transform of that length. Throws DeviceError or OutOfMemory.
   Plan& plan_for(const PlanKey& key);
   std::unique_ptr<Plan> make_plan(const PlanKey& key, LibraryOp::FftKind kind) const;
   void launch_direct(Plan& plan, const LibraryArgs& args);
   void launch_through_complex(Plan& plan, const LibraryArgs& args);
 
-  Device& device_;
-  LibraryOp op_;
   // Guards plans_ and the appends: VkFFTAppend updates its application's launch state.
   std::mutex mutex_;
   std::map<PlanKey, std::unique_ptr<Plan>> plans_;

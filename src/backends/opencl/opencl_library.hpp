@@ -3,19 +3,14 @@
 
 #include <memory>
 
-#include "backends/backend.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::opencl {
 
 class Device;
-
-class LibraryRoutine : public Executable {
- public:
-  // Enqueues the op; returns before it runs.
-  virtual void launch(const LibraryArgs& args) = 0;
-};
+using Routine = LibraryRoutine<Device>;  // launch() enqueues the op and returns before it runs
 
 // Throws DTypeError for a dtype the op (or the device) does not take.
-std::shared_ptr<LibraryRoutine> prepare_library(Device& device, const LibraryOp& op);
+std::shared_ptr<Routine> prepare_library(Device& device, const LibraryOp& op);
 
 }  // namespace switchyard::opencl

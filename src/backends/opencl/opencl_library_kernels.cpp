@@ -48,7 +48,7 @@ class ScratchBuffers {
 }  // namespace
 
 LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
-    : device_(device), op_(op), target_(device.target_for(ir::Kernel{})) {
+    : Routine(device, op), target_(device.target_for(ir::Kernel{})) {
   // The device's work-group size for generated kernels; library kernels are scalar code.
   target_.vector_width = 1;
   const std::string source = codegen::render_library(op, target_);
@@ -63,8 +63,8 @@ LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
 }
 
 void LibraryKernels::launch(const LibraryArgs& args) {
-  const codegen::LibraryPlan plan = codegen::plan_library(op_, args, target_);
-  ScratchBuffers scratch(device_);
+  const codegen::LibraryPlan plan = codegen::plan_library(op(), args, target_);
+  ScratchBuffers scratch(device());
   for (std::size_t bytes : plan.scratch_bytes) scratch.add(bytes);
   const std::lock_guard lock(mutex_);
   for (const codegen::LibraryLaunch& l : plan.launches) {
@@ -80,15 +80,15 @@ void LibraryKernels::launch(const LibraryArgs& args) {
         const cl_mem mem = memory_of(arg, args, scratch.memory());
         err = clSetKernelArg(kernel, index, sizeof mem, &mem);
       }
-      check(err, "setting argument " + std::to_string(i) + " of " + l.entry, device_.info());
+      check(err, "setting argument " + std::to_string(i) + " of " + l.entry, device().info());
     }
     const std::size_t local = static_cast<std::size_t>(target_.local_size);
     const std::size_t global = static_cast<std::size_t>(l.groups) * local;
-    check(clEnqueueNDRangeKernel(device_.queue(), kernel, 1, nullptr, &global, &local, 0, nullptr,
+    check(clEnqueueNDRangeKernel(device().queue(), kernel, 1, nullptr, &global, &local, 0, nullptr,
                                  nullptr),
           "launching " + l.entry + " (" + std::to_string(l.groups) + " groups of " +
               std::to_string(local) + ")",
-          device_.info());
+          device().info());
   }
 }
 

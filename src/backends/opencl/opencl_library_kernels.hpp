@@ -14,7 +14,7 @@ namespace switchyard::opencl {
 
 class Device;
 
-class LibraryKernels final : public LibraryRoutine {
+class LibraryKernels final : public Routine {
  public:
   // Renders and builds the op's program; throws DTypeError, ValueError or CompileError.
   LibraryKernels(Device& device, const LibraryOp& op);
@@ -23,8 +23,6 @@ class LibraryKernels final : public LibraryRoutine {
   void launch(const LibraryArgs& args) override;
 
  private:
-  Device& device_;
-  LibraryOp op_;
   codegen::Target target_;
   ProgramHandle program_;
   std::map<std::string, KernelHandle, std::less<>> kernels_;
