@@ -6,11 +6,13 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "codegen/codegen.hpp"
+#include "codegen/launch_plan.hpp"
 #include "codegen/library_kernels.hpp"
 #include "switchyard/error.hpp"
 
@@ -365,6 +367,78 @@ TEST(Codegen, TargetOutsideItsRangesIsAValueError) {
   EXPECT_THROW(codegen::render(k, Target{Dialect::OpenCL, true, 3, 64, false}), ValueError);
   EXPECT_THROW(codegen::render(k, Target{Dialect::Cuda, true, 8, 64, false}), ValueError);
   EXPECT_THROW(codegen::render(k, Target{Dialect::OpenCL, true, 1, 100, false}), ValueError);
+}
+
+// The launch plan every backend follows gives each entry point exactly the arguments the ABI
+// lists, points every partial at scratch of the right size or at the output, and folds with a
+// final pass exactly when a row is split into parts; on a CPU-like and a GPU-like target, over
+// shapes that take each path (map, one item per row, one part per row, several parts).
+TEST(LaunchPlan, EveryLaunchHasTheABIsArgumentsAndItsScratch) {
+  using Kind = codegen::KernelArg::Kind;
+  const Target cpu_like{Dialect::OpenCL, true, 8, 64, true},
+      gpu_like{Dialect::Cuda, true, 1, 256, false};
+  std::vector<ir::Kernel> kernels = {
+      every_op(DType::Float32), several_reductions(DType::Float64, ir::ReduceOver::All),
+      several_reductions(DType::Float32, ir::ReduceOver::TrailingAxes)};
+  for (int op = 0; op <= static_cast<int>(ir::ReduceOp::ArgMax); ++op)
+    kernels.push_back(reduction(DType::Int32, static_cast<ir::ReduceOp>(op)));
+  const std::vector<Shape> shapes = {{0}, {1}, {7, 3}, {3, 100'000}, {2, 3, 5000}, {5000, 4, 4}};
+  int paths[4] = {};  // map, by rows, one part per row, several parts
+  for (const Target& t : {cpu_like, gpu_like}) {
+    for (const ir::Kernel& k : kernels) {
+      const auto entries = expected_entries(k);
+      for (const Shape& shape : shapes) {
+        SCOPED_TRACE(::testing::Message() << "rank " << shape.size() << ", " << shape.back()
+                                          << " last, local size " << t.local_size);
+        const codegen::KernelPlan plan = codegen::plan_kernel(k, shape, t, 64);
+        if (element_count(shape) == 0 && !k.has_reduction) {
+          EXPECT_TRUE(plan.launches.empty());
+          continue;
+        }
+        std::vector<int> scratch_uses(plan.scratch_bytes.size());
+        for (const codegen::KernelLaunch& l : plan.launches) {
+          const auto expected = std::find_if(entries.begin(), entries.end(),
+                                             [&](const auto& e) { return e.first == l.entry; });
+          ASSERT_NE(expected, entries.end()) << l.entry;
+          EXPECT_EQ(l.args.size(), expected->second) << l.entry;
+          EXPECT_GE(l.groups, 1) << l.entry;
+          for (const codegen::KernelArg& a : l.args)
+            if (a.kind == Kind::Scratch) ++scratch_uses.at(static_cast<std::size_t>(a.value));
+        }
+        if (!k.has_reduction) {
+          ++paths[0];
+          EXPECT_LE(plan.launches.at(0).groups, 64);
+          continue;
+        }
+        const ir::FoldedRows rows = ir::folded_rows(k.reductions[0], shape);
+        const std::string_view first = plan.launches.at(0).entry;
+        if (first == codegen::kReduceRowsEntry) {
+          ++paths[1];
+          EXPECT_EQ(plan.launches.size(), 1u);
+          EXPECT_TRUE(plan.scratch_bytes.empty());
+          continue;
+        }
+        const std::int64_t parts = plan.launches[0].args.at(2).value;
+        EXPECT_EQ(plan.launches[0].groups, rows.rows * parts);
+        ++paths[parts == 1 ? 2 : 3];
+        // A final pass exactly when rows are split, reading every scratch buffer the partial
+        // pass wrote; one part per row writes the output directly (Arg ops' values aside).
+        EXPECT_EQ(plan.launches.size(), parts == 1 ? 1u : 2u);
+        for (std::size_t s = 0; s < scratch_uses.size(); ++s)
+          EXPECT_EQ(scratch_uses[s], parts == 1 ? 1 : 2) << "scratch " << s;
+        std::size_t expected_scratch = 0;
+        for (std::size_t o = 0; o < k.outputs.size(); ++o) {
+          const bool arg = k.reductions[o].op == ir::ReduceOp::ArgMin ||
+                           k.reductions[o].op == ir::ReduceOp::ArgMax;
+          expected_scratch += parts > 1 ? (arg ? 2 : 1) : (arg ? 1 : 0);
+        }
+        ASSERT_EQ(plan.scratch_bytes.size(), expected_scratch);
+        for (std::size_t bytes : plan.scratch_bytes)
+          EXPECT_GE(bytes, static_cast<std::size_t>(rows.rows * parts)) << "one slot per group";
+      }
+    }
+  }
+  for (int path = 0; path < 4; ++path) EXPECT_GT(paths[path], 0) << "path " << path << " untested";
 }
 
 }  // namespace

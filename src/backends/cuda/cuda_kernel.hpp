@@ -1,10 +1,11 @@
 // A Kernel IR program built for one device: the CUDA C the shared code generator renders,
 // compiled by NVRTC for the device's architecture (through the kernel cache), loaded as a module,
-// and launched following the kernel ABI in codegen/codegen.hpp.
+// and launched as codegen/launch_plan.hpp plans it, in blocks of kReduceBlock threads.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 
 #include "backends/backend.hpp"
 #include "backends/cuda/cuda_api.hpp"
@@ -16,8 +17,8 @@ class Device;
 
 class KernelProgram final : public Executable {
  public:
-  // Items per block of the two-stage reduction's entry points, fixed when rendering: 256 items
-  // keep eight blocks resident per SM on every architecture since Maxwell.
+  // Threads per block of every entry point (the reduction's local tree is sized for it when
+  // rendering): 256 keep eight blocks resident per SM on every architecture since Maxwell.
   static constexpr int kReduceBlock = 256;
 
   // Renders, builds and loads `kernel`, with the device's context current. Throws CompileError
@@ -31,13 +32,10 @@ class KernelProgram final : public Executable {
  private:
   struct Entry {
     CUfunction function = nullptr;
-    int block = 0;      // threads per block
-    int full_grid = 0;  // blocks that fill the device at full occupancy
+    int full_grid = 0;  // blocks of kReduceBlock threads that fill the device
   };
-  Entry entry(const char* name, int fixed_block) const;
-  void launch_map(const LaunchArgs& args, std::int64_t n) const;
-  void launch_reduction(Device& device, const LaunchArgs& args) const;
-  void run(const Entry& entry, std::int64_t blocks, void** arguments) const;
+  Entry entry(const char* name) const;
+  const Entry& entry_for(std::string_view name) const;  // an entry point of codegen.hpp's ABI
 
   // Unloads a module in the context it was loaded into, keeping that context alive until then
   // (programs may outlive their Device in the runtime's caches).

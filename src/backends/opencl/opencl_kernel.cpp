@@ -1,7 +1,6 @@
 #include "backends/opencl/opencl_kernel.hpp"
 
 #include <deque>
-#include <optional>
 
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
@@ -55,16 +54,6 @@ void add_scalar(Args& args, DType to, const ScalarValue& s) {
   });
 }
 
-// `rank, shape` and then the inputs and scalars, as every entry point but sy_reduce_final takes.
-void add_operands(Args& a, const ir::Kernel& k, const LaunchArgs& args) {
-  a.add(static_cast<cl_int>(args.shape.size())).add(dims64(args.shape));
-  for (std::size_t i = 0; i < k.inputs.size(); ++i) {
-    a.memory(args.inputs[i].memory).index(args.inputs[i].offset);
-    if (k.inputs[i].layout == ir::Layout::Strided) a.add(dims64(args.inputs[i].strides));
-  }
-  for (std::size_t j = 0; j < k.scalars.size(); ++j) add_scalar(a, k.scalars[j], args.scalars[j]);
-}
-
 void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo& info) {
   if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
       args.outputs.size() != k.outputs.size())
@@ -75,12 +64,8 @@ void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo&
                      " and " + std::to_string(k.outputs.size()));
 }
 
-bool is_arg(ir::ReduceOp op) {
-  return op == ir::ReduceOp::ArgMin || op == ir::ReduceOp::ArgMax;
-}
-
-// Scratch memory that goes back to the pool when the launch has been enqueued: the in-order
-// queue runs whoever reuses it after this launch's kernels.
+// Scratch memory that goes back to the pool when the launches have been enqueued: the in-order
+// queue runs whoever reuses it after them.
 class Scratch {
  public:
   Scratch(Device& d, std::size_t bytes) : device_(d), memory_(d.scratch(bytes)) {}
@@ -92,29 +77,6 @@ class Scratch {
  private:
   Device& device_;
   DeviceMemory memory_;
-};
-
-// Where sy_reduce_partial puts one output's partial results: scratch that sy_reduce_final
-// folds, or, with one part per row, the output itself (Arg ops still keep their values in
-// scratch, their indices being the result).
-class OutputPartials {
- public:
-  OutputPartials(Device& d, const ir::Kernel& k, std::size_t output, const Operand& out,
-                 bool direct, std::size_t count)
-      : out_(out), arg_(is_arg(k.reductions[output].op)) {
-    if (!direct || arg_) values_.emplace(d, count * size_of(codegen::partial_dtype(k, output)));
-    if (!direct && arg_) indices_.emplace(d, count * sizeof(cl_long));
-  }
-  bool arg() const { return arg_; }
-  const DeviceMemory& values() const { return values_ ? values_->memory() : out_.memory; }
-  std::int64_t values_offset() const { return values_ ? 0 : out_.offset; }
-  const DeviceMemory& indices() const { return indices_ ? indices_->memory() : out_.memory; }
-  std::int64_t indices_offset() const { return indices_ ? 0 : out_.offset; }
-
- private:
-  const Operand& out_;
-  bool arg_;
-  std::optional<Scratch> values_, indices_;
 };
 
 }  // namespace
@@ -139,73 +101,67 @@ Program::Program(Device& device, const ir::Kernel& kernel)
   }
 }
 
+cl_kernel Program::kernel_for(std::string_view entry) const {
+  if (entry == codegen::kMapEntry) return map_.get();
+  if (entry == codegen::kReducePartialEntry) return partial_.get();
+  if (entry == codegen::kReduceFinalEntry) return final_.get();
+  return rows_.get();
+}
+
 void Program::launch(const LaunchArgs& args) {
   check_counts(kernel_, args, device_.info());
+  const codegen::KernelPlan plan =
+      codegen::plan_kernel(kernel_, args.shape, target_, device_.max_groups());
+  std::deque<Scratch> scratch;
+  for (std::size_t bytes : plan.scratch_bytes) scratch.emplace_back(device_, bytes);
+  using Kind = codegen::KernelArg::Kind;
   std::lock_guard lock(mutex_);
-  if (kernel_.has_reduction)
-    launch_reduction(args);
-  else
-    launch_map(args);
-}
-
-void Program::enqueue(cl_kernel kernel, std::int64_t groups, const char* entry) {
-  const std::size_t local = static_cast<std::size_t>(target_.local_size);
-  const std::size_t global = static_cast<std::size_t>(groups) * local;
-  check(clEnqueueNDRangeKernel(device_.queue(), kernel, 1, nullptr, &global, &local, 0, nullptr,
-                               nullptr),
-        std::string("launching ") + entry + " (" + std::to_string(groups) + " groups of " +
-            std::to_string(local) + ")",
-        device_.info());
-}
-
-void Program::launch_map(const LaunchArgs& args) {
-  const std::int64_t n = element_count(args.shape);
-  const codegen::MapPlan plan = codegen::plan_map(n, target_, device_.max_groups());
-  if (plan.groups == 0) return;
-  Args a(map_.get(), device_.info());
-  a.index(n);
-  add_operands(a, kernel_, args);
-  for (const Operand& out : args.outputs) a.memory(out.memory).index(out.offset);
-  enqueue(map_.get(), plan.groups, "sy_map");
-}
-
-void Program::launch_reduction(const LaunchArgs& args) {
-  const codegen::ReducePlan plan = codegen::plan_reduction(
-      ir::folded_rows(kernel_.reductions[0], args.shape), target_, device_.max_groups());
-  if (plan.groups == 0) return;
-  if (plan.by_rows) {
-    Args a(rows_.get(), device_.info());
-    a.index(plan.rows).index(plan.row_len);
-    add_operands(a, kernel_, args);
-    for (const Operand& out : args.outputs) a.memory(out.memory).index(out.offset);
-    return enqueue(rows_.get(), plan.groups, "sy_reduce_rows");
+  for (const codegen::KernelLaunch& l : plan.launches) {
+    cl_kernel kernel = kernel_for(l.entry);
+    Args a(kernel, device_.info());
+    for (const codegen::KernelArg& arg : l.args) {
+      const auto slot = static_cast<std::size_t>(arg.value);
+      switch (arg.kind) {
+        case Kind::Index:
+          a.index(arg.value);
+          break;
+        case Kind::Rank:
+          a.add(static_cast<cl_int>(args.shape.size()));
+          break;
+        case Kind::Shape:
+          a.add(dims64(args.shape));
+          break;
+        case Kind::Input:
+          a.memory(args.inputs[slot].memory);
+          break;
+        case Kind::InputOffset:
+          a.index(args.inputs[slot].offset);
+          break;
+        case Kind::InputStrides:
+          a.add(dims64(args.inputs[slot].strides));
+          break;
+        case Kind::Scalar:
+          add_scalar(a, kernel_.scalars[slot], args.scalars[slot]);
+          break;
+        case Kind::Output:
+          a.memory(args.outputs[slot].memory);
+          break;
+        case Kind::OutputOffset:
+          a.index(args.outputs[slot].offset);
+          break;
+        case Kind::Scratch:
+          a.memory(scratch[slot].memory());
+          break;
+      }
+    }
+    const std::size_t local = static_cast<std::size_t>(target_.local_size);
+    const std::size_t global = static_cast<std::size_t>(l.groups) * local;
+    check(clEnqueueNDRangeKernel(device_.queue(), kernel, 1, nullptr, &global, &local, 0, nullptr,
+                                 nullptr),
+          "launching " + std::string(l.entry) + " (" + std::to_string(l.groups) + " groups of " +
+              std::to_string(local) + ")",
+          device_.info());
   }
-  // With one part per row the partials are the result (codegen.hpp); only Arg ops still need
-  // somewhere to put the values.
-  const bool direct = !plan.final_pass();
-  const std::size_t count = static_cast<std::size_t>(plan.rows * plan.parts);
-  std::deque<OutputPartials> partials;
-  for (std::size_t o = 0; o < kernel_.outputs.size(); ++o)
-    partials.emplace_back(device_, kernel_, o, args.outputs[o], direct, count);
-
-  Args a(partial_.get(), device_.info());
-  a.index(plan.rows).index(plan.row_len).index(plan.parts);
-  add_operands(a, kernel_, args);
-  for (const OutputPartials& p : partials) {
-    a.memory(p.values()).index(p.values_offset());
-    if (p.arg()) a.memory(p.indices()).index(p.indices_offset());
-  }
-  enqueue(partial_.get(), plan.groups, "sy_reduce_partial");
-  if (direct) return;
-
-  Args f(final_.get(), device_.info());
-  f.index(plan.rows).index(plan.parts);
-  for (std::size_t o = 0; o < partials.size(); ++o) {
-    f.memory(partials[o].values());
-    if (partials[o].arg()) f.memory(partials[o].indices());
-    f.memory(args.outputs[o].memory).index(args.outputs[o].offset);
-  }
-  enqueue(final_.get(), plan.rows, "sy_reduce_final");
 }
 
 }  // namespace switchyard::opencl

@@ -1,10 +1,11 @@
-// A Kernel IR program built for one OpenCL device, and its launches: arguments in the order of
-// codegen.hpp's ABI, work-group counts from codegen/launch_plan.hpp, the local size fixed per
-// device (PoCL recompiles a kernel for every new work-group size).
+// A Kernel IR program built for one OpenCL device, and its launches as codegen/launch_plan.hpp
+// plans them, the local size fixed per device (PoCL recompiles a kernel for every new
+// work-group size).
 #pragma once
 
 #include <mutex>
 #include <string>
+#include <string_view>
 
 #include "backends/backend.hpp"
 #include "backends/opencl/opencl_api.hpp"
@@ -23,9 +24,7 @@ class Program final : public Executable {
   void launch(const LaunchArgs& args);
 
  private:
-  void launch_map(const LaunchArgs& args);
-  void launch_reduction(const LaunchArgs& args);
-  void enqueue(cl_kernel kernel, std::int64_t groups, const char* entry);
+  cl_kernel kernel_for(std::string_view entry) const;  // an entry point of codegen.hpp's ABI
 
   Device& device_;
   ir::Kernel kernel_;
