@@ -56,9 +56,12 @@ TEST(MemoryPool, ClassesAreMultiplesOfTheGranularityAndKeepWithinTheLargestAlloc
   for (std::size_t bytes = 1 << 20; bytes < (std::size_t{1} << 34); bytes = bytes * 3 / 2 + 1) {
     const std::size_t c = s.pool.size_class(bytes);
     EXPECT_GE(c, bytes);
-    if (bytes <= kLargest)
+    if (bytes <= kLargest) {
       EXPECT_LE(c, kLargest) << bytes << ": a class the device cannot allocate";
-    if (c != bytes) EXPECT_EQ(c % kPage, 0u) << bytes;
+    }
+    if (c != bytes) {
+      EXPECT_EQ(c % kPage, 0u) << bytes;
+    }
   }
 }
 

@@ -92,7 +92,7 @@ struct LibraryArgs {
   std::int64_t m = 0, n = 0, k = 0;
   Operand a, b, c;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
-  Operand d;
+  Operand d{};  // only ops that take a fourth array set it
   std::int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0;
   std::int64_t rows = 0, length = 0, inner = 1, count = 0;
 };
