@@ -8,6 +8,8 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/kernel_arguments.hpp"
+#include "backends/scratch.hpp"
 #include "codegen/codegen.hpp"
 #include "codegen/launch_plan.hpp"
 #include "core/kernel_cache.hpp"
@@ -27,7 +29,8 @@ Dims64 dims64(const Dims& dims) {
   return d;
 }
 
-// Arguments in the ABI's order; cuLaunchKernel takes the address of each value.
+// Arguments in the ABI's order (a Packer for pack_arguments); cuLaunchKernel takes the address
+// of each value.
 class Arguments {
  public:
   template <class T>
@@ -37,7 +40,11 @@ class Arguments {
     std::memcpy(slot.bytes, &value, sizeof(T));
     pointers_.push_back(slot.bytes);
   }
-  void add_scalar(DType dtype, const ScalarValue& s) {
+  void index(std::int64_t v) { add(v); }
+  void rank(int r) { add(r); }
+  void dims(const Dims& d) { add(dims64(d)); }
+  void memory(const DeviceMemory& m) { add(address(m)); }
+  void scalar(DType dtype, const ScalarValue& s) {
     // The value as the kernel declares it, from whichever field the caller filled.
     const bool is_float = is_floating(s.dtype);
     const double f = is_float ? s.f : static_cast<double>(s.i);
@@ -66,21 +73,6 @@ class Arguments {
   };
   std::deque<Slot> slots_;
   std::vector<void*> pointers_;
-};
-
-// A temporary device array for reduction partials. Freed as soon as the launches are queued:
-// the pool hands memory out again only to work queued later on the same in-order stream.
-class Scratch {
- public:
-  Scratch(Device& device, std::size_t bytes) : device_(device), memory_(device.allocate(bytes)) {}
-  ~Scratch() { device_.free(memory_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  CUdeviceptr address() const { return cuda::address(memory_); }
-
- private:
-  Device& device_;
-  DeviceMemory memory_;
 };
 
 codegen::Target cuda_target() {
@@ -148,46 +140,10 @@ void KernelProgram::launch(Device& device, const LaunchArgs& args) const {
   const std::int64_t max_groups = (kernel_.has_reduction ? partial_ : map_).full_grid;
   const codegen::KernelPlan plan =
       codegen::plan_kernel(kernel_, args.shape, cuda_target(), max_groups);
-  std::deque<Scratch> scratch;
-  for (std::size_t bytes : plan.scratch_bytes) scratch.emplace_back(device, bytes);
-  using Kind = codegen::KernelArg::Kind;
+  const Scratch scratch(device, plan.scratch_bytes);
   for (const codegen::KernelLaunch& l : plan.launches) {
     Arguments a;
-    for (const codegen::KernelArg& arg : l.args) {
-      const auto slot = static_cast<std::size_t>(arg.value);
-      switch (arg.kind) {
-        case Kind::Index:
-          a.add(arg.value);
-          break;
-        case Kind::Rank:
-          a.add(static_cast<int>(args.shape.size()));
-          break;
-        case Kind::Shape:
-          a.add(dims64(args.shape));
-          break;
-        case Kind::Input:
-          a.add(address(args.inputs[slot].memory));
-          break;
-        case Kind::InputOffset:
-          a.add(args.inputs[slot].offset);
-          break;
-        case Kind::InputStrides:
-          a.add(dims64(args.inputs[slot].strides));
-          break;
-        case Kind::Scalar:
-          a.add_scalar(kernel_.scalars[slot], args.scalars[slot]);
-          break;
-        case Kind::Output:
-          a.add(address(args.outputs[slot].memory));
-          break;
-        case Kind::OutputOffset:
-          a.add(args.outputs[slot].offset);
-          break;
-        case Kind::Scratch:
-          a.add(scratch[slot].address());
-          break;
-      }
-    }
+    pack_arguments(l, kernel_, args, scratch.memory(), a);
     check(
         driver().cuLaunchKernel(entry_for(l.entry).function, static_cast<unsigned>(l.groups), 1, 1,
                                 kReduceBlock, 1, 1, 0, device_.stream(), a.pointers(), nullptr),

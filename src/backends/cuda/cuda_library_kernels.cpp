@@ -6,6 +6,7 @@
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_device.hpp"
 #include "backends/cuda/cuda_error.hpp"
+#include "backends/scratch.hpp"
 #include "codegen/library_kernels.hpp"
 #include "core/kernel_cache.hpp"
 
@@ -19,24 +20,6 @@ codegen::Target library_target() {
   t.local_size = LibraryKernels::kBlock;
   return t;
 }
-
-// A plan's scratch memory, back to the pool once the launches are queued: the pool hands it out
-// again only to work queued later on the same in-order stream.
-class ScratchBuffers {
- public:
-  explicit ScratchBuffers(Device& device) : device_(device) {}
-  ~ScratchBuffers() {
-    for (const DeviceMemory& m : memory_) device_.free(m);
-  }
-  ScratchBuffers(const ScratchBuffers&) = delete;
-  ScratchBuffers& operator=(const ScratchBuffers&) = delete;
-  void add(std::size_t bytes) { memory_.push_back(device_.allocate(bytes)); }
-  const std::vector<DeviceMemory>& memory() const { return memory_; }
-
- private:
-  Device& device_;
-  std::vector<DeviceMemory> memory_;
-};
 
 CUdeviceptr pointer_of(const codegen::LibraryArg& arg, const LibraryArgs& args,
                        const std::vector<DeviceMemory>& scratch) {
@@ -86,8 +69,7 @@ void LibraryKernels::ModuleUnloader::operator()(CUmodule module) const {
 void LibraryKernels::launch(const LibraryArgs& args) {
   Device& device = this->device();
   const codegen::LibraryPlan plan = codegen::plan_library(op(), args, library_target());
-  ScratchBuffers scratch(device);
-  for (std::size_t bytes : plan.scratch_bytes) scratch.add(bytes);
+  const Scratch scratch(device, plan.scratch_bytes);
   for (const codegen::LibraryLaunch& l : plan.launches) {
     // Every argument is 8 bytes: a device pointer or an int64.
     std::vector<std::uint64_t> values;

@@ -40,10 +40,6 @@ class Device final : public switchyard::Device {
   std::string cache_device() const;
   std::string cache_driver() const;
 
-  // Scratch memory for reduction partials (pooled, like arrays).
-  DeviceMemory scratch(std::size_t bytes) { return do_allocate(bytes); }
-  void release_scratch(DeviceMemory m) { do_free(m); }
-
  private:
   DeviceMemory do_allocate(std::size_t bytes) override;
   void do_free(DeviceMemory memory) override;

@@ -149,7 +149,7 @@ void FftRoutine::launch_direct(Plan& plan, const LibraryArgs& args) {
       break;
     case FftKind::RealToComplex:
       if (args.a.offset != 0) {
-        scratch = device().scratch(plan.real_bytes);
+        scratch = device().allocate(plan.real_bytes);
         cl_mem copy = static_cast<cl_mem>(scratch.handle);
         check(clEnqueueCopyBuffer(queue, a, copy, byte_offset(args.a), 0, plan.real_bytes, 0,
                                   nullptr, nullptr),
@@ -159,7 +159,7 @@ void FftRoutine::launch_direct(Plan& plan, const LibraryArgs& args) {
       params.inputBuffer = &a;
       break;
     case FftKind::ComplexToReal:
-      scratch = device().scratch(plan.buffer_bytes);
+      scratch = device().allocate(plan.buffer_bytes);
       work = static_cast<cl_mem>(scratch.handle);
       check(clEnqueueCopyBuffer(queue, a, work, byte_offset(args.a), 0, plan.buffer_bytes, 0,
                                 nullptr, nullptr),
@@ -170,7 +170,7 @@ void FftRoutine::launch_direct(Plan& plan, const LibraryArgs& args) {
   params.buffer = &work;
   const VkFFTResult result = VkFFTAppend(&plan.app, runs_inverse(op()) ? 1 : -1, &params);
   // The queue is in order: the scratch may be reused by the next command enqueued after this.
-  if (scratch) device().release_scratch(scratch);
+  if (scratch) device().free(scratch);
   check_vkfft(result, "launching an fft", device().info());
 }
 
@@ -178,7 +178,7 @@ void FftRoutine::launch_direct(Plan& plan, const LibraryArgs& args) {
 // extend each half spectrum to the whole one, transform back, keep the real parts.
 void FftRoutine::launch_through_complex(Plan& plan, const LibraryArgs& args) {
   const std::int64_t planes = args.rows, points = args.rows * args.m * args.n;
-  const DeviceMemory scratch = device().scratch(plan.buffer_bytes);
+  const DeviceMemory scratch = device().allocate(plan.buffer_bytes);
   cl_mem work = static_cast<cl_mem>(scratch.handle);
   cl_command_queue queue = device().queue();
   if (op().fft == FftKind::RealToComplex)
@@ -202,7 +202,7 @@ void FftRoutine::launch_through_complex(Plan& plan, const LibraryArgs& args) {
       real_kernels_->real_parts(work, mem(args.c), points);
     }
   }
-  device().release_scratch(scratch);
+  device().free(scratch);
   check_vkfft(result, "launching an fft", device().info());
 }
 

@@ -1,10 +1,10 @@
 #include "backends/opencl/opencl_kernel.hpp"
 
-#include <deque>
-
+#include "backends/kernel_arguments.hpp"
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_error.hpp"
+#include "backends/scratch.hpp"
 #include "codegen/launch_plan.hpp"
 #include "switchyard/error.hpp"
 
@@ -22,7 +22,7 @@ Dims64 dims64(const Dims& d) {
   return out;
 }
 
-// Sets a kernel's arguments in order.
+// Sets a kernel's arguments in order (a Packer for pack_arguments).
 class Args {
  public:
   Args(cl_kernel kernel, const DeviceInfo& info) : kernel_(kernel), info_(info) {}
@@ -36,23 +36,25 @@ class Args {
   }
   Args& memory(const DeviceMemory& m) { return add(static_cast<cl_mem>(m.handle)); }
   Args& index(std::int64_t v) { return add(static_cast<cl_long>(v)); }
+  Args& rank(int r) { return add(static_cast<cl_int>(r)); }
+  Args& dims(const Dims& d) { return add(dims64(d)); }
+  Args& scalar(DType to, const ScalarValue& s) {
+    visit_dtype(to, [&](auto zero) {
+      using T = decltype(zero);
+      const T v = is_floating(s.dtype) ? static_cast<T>(s.f) : static_cast<T>(s.i);
+      if constexpr (std::is_same_v<T, bool>)
+        add(static_cast<cl_uchar>(v));
+      else
+        add(v);
+    });
+    return *this;
+  }
 
  private:
   cl_kernel kernel_;
   const DeviceInfo& info_;
   cl_uint index_ = 0;
 };
-
-void add_scalar(Args& args, DType to, const ScalarValue& s) {
-  visit_dtype(to, [&](auto zero) {
-    using T = decltype(zero);
-    const T v = is_floating(s.dtype) ? static_cast<T>(s.f) : static_cast<T>(s.i);
-    if constexpr (std::is_same_v<T, bool>)
-      args.add(static_cast<cl_uchar>(v));
-    else
-      args.add(v);
-  });
-}
 
 void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo& info) {
   if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
@@ -63,21 +65,6 @@ void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo&
                      std::to_string(k.inputs.size()) + ", " + std::to_string(k.scalars.size()) +
                      " and " + std::to_string(k.outputs.size()));
 }
-
-// Scratch memory that goes back to the pool when the launches have been enqueued: the in-order
-// queue runs whoever reuses it after them.
-class Scratch {
- public:
-  Scratch(Device& d, std::size_t bytes) : device_(d), memory_(d.scratch(bytes)) {}
-  ~Scratch() { device_.release_scratch(memory_); }
-  Scratch(const Scratch&) = delete;
-  Scratch& operator=(const Scratch&) = delete;
-  const DeviceMemory& memory() const { return memory_; }
-
- private:
-  Device& device_;
-  DeviceMemory memory_;
-};
 
 }  // namespace
 
@@ -112,48 +99,12 @@ void Program::launch(const LaunchArgs& args) {
   check_counts(kernel_, args, device_.info());
   const codegen::KernelPlan plan =
       codegen::plan_kernel(kernel_, args.shape, target_, device_.max_groups());
-  std::deque<Scratch> scratch;
-  for (std::size_t bytes : plan.scratch_bytes) scratch.emplace_back(device_, bytes);
-  using Kind = codegen::KernelArg::Kind;
+  const Scratch scratch(device_, plan.scratch_bytes);
   std::lock_guard lock(mutex_);
   for (const codegen::KernelLaunch& l : plan.launches) {
     cl_kernel kernel = kernel_for(l.entry);
     Args a(kernel, device_.info());
-    for (const codegen::KernelArg& arg : l.args) {
-      const auto slot = static_cast<std::size_t>(arg.value);
-      switch (arg.kind) {
-        case Kind::Index:
-          a.index(arg.value);
-          break;
-        case Kind::Rank:
-          a.add(static_cast<cl_int>(args.shape.size()));
-          break;
-        case Kind::Shape:
-          a.add(dims64(args.shape));
-          break;
-        case Kind::Input:
-          a.memory(args.inputs[slot].memory);
-          break;
-        case Kind::InputOffset:
-          a.index(args.inputs[slot].offset);
-          break;
-        case Kind::InputStrides:
-          a.add(dims64(args.inputs[slot].strides));
-          break;
-        case Kind::Scalar:
-          add_scalar(a, kernel_.scalars[slot], args.scalars[slot]);
-          break;
-        case Kind::Output:
-          a.memory(args.outputs[slot].memory);
-          break;
-        case Kind::OutputOffset:
-          a.index(args.outputs[slot].offset);
-          break;
-        case Kind::Scratch:
-          a.memory(scratch[slot].memory());
-          break;
-      }
-    }
+    pack_arguments(l, kernel_, args, scratch.memory(), a);
     const std::size_t local = static_cast<std::size_t>(target_.local_size);
     const std::size_t global = static_cast<std::size_t>(l.groups) * local;
     check(clEnqueueNDRangeKernel(device_.queue(), kernel, 1, nullptr, &global, &local, 0, nullptr,

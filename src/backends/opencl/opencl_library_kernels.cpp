@@ -5,6 +5,7 @@
 #include "backends/opencl/opencl_compiler.hpp"
 #include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_error.hpp"
+#include "backends/scratch.hpp"
 #include "codegen/library_kernels.hpp"
 
 namespace switchyard::opencl {
@@ -27,24 +28,6 @@ cl_mem memory_of(const codegen::LibraryArg& arg, const LibraryArgs& args,
   }
 }
 
-// A plan's scratch buffers, back to the pool once the launches are enqueued: the in-order
-// queue runs whoever reuses them afterwards.
-class ScratchBuffers {
- public:
-  explicit ScratchBuffers(Device& device) : device_(device) {}
-  ~ScratchBuffers() {
-    for (const DeviceMemory& m : memory_) device_.release_scratch(m);
-  }
-  ScratchBuffers(const ScratchBuffers&) = delete;
-  ScratchBuffers& operator=(const ScratchBuffers&) = delete;
-  void add(std::size_t bytes) { memory_.push_back(device_.scratch(bytes)); }
-  const std::vector<DeviceMemory>& memory() const { return memory_; }
-
- private:
-  Device& device_;
-  std::vector<DeviceMemory> memory_;
-};
-
 }  // namespace
 
 LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
@@ -64,8 +47,7 @@ LibraryKernels::LibraryKernels(Device& device, const LibraryOp& op)
 
 void LibraryKernels::launch(const LibraryArgs& args) {
   const codegen::LibraryPlan plan = codegen::plan_library(op(), args, target_);
-  ScratchBuffers scratch(device());
-  for (std::size_t bytes : plan.scratch_bytes) scratch.add(bytes);
+  const Scratch scratch(device(), plan.scratch_bytes);
   const std::lock_guard lock(mutex_);
   for (const codegen::LibraryLaunch& l : plan.launches) {
     cl_kernel kernel = kernels_.find(l.entry)->second.get();
