@@ -245,8 +245,9 @@ void set(const Array& a, nb::handle key, nb::handle value) {
 }  // namespace
 
 void bind_indexing(nb::class_<Array>& array) {
-  array.def("__getitem__", &get);
-  array.def("__setitem__", &set);
+  // None is a key (a new axis), which nanobind refuses for an argument unless told.
+  array.def("__getitem__", &get, nb::arg("key").none());
+  array.def("__setitem__", &set, nb::arg("key").none(), nb::arg("value").none());
 }
 
 }  // namespace switchyard::python

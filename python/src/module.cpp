@@ -15,6 +15,7 @@ NB_MODULE(_switchyard, m) {
       .value("float64", switchyard::DType::Float64)
       .value("complex64", switchyard::DType::Complex64)
       .value("complex128", switchyard::DType::Complex128);
+  m.attr("_max_rank") = switchyard::kMaxRank;  // dimensions an array may have
   bind_errors(m);
   nb::class_<switchyard::Array> array(m, "Array", nb::type_slots(buffer_slots()),
                                       "An n-dimensional array on the host or any device; "

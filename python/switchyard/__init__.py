@@ -148,6 +148,7 @@ from ._functions import (  # noqa: F401
     count_nonzero,
     cumprod,
     cumsum,
+    cumulative_prod,
     cumulative_sum,
     diff,
     flip,
@@ -156,10 +157,12 @@ from ._functions import (  # noqa: F401
     prod,
     repeat,
     roll,
+    searchsorted,
     sort,
     square,
     sum,
     tensordot,
+    take_along_axis,
     tile,
     unique_all,
     unique_counts,
@@ -184,6 +187,8 @@ from ._runtime import (  # noqa: F401
 from ._switchyard import fallback_enabled, flush_trace, start_trace, stop_trace  # noqa: F401
 from ._switchyard import Captured, capture  # noqa: F401
 from . import fft, linalg  # noqa: F401,E402
+from ._info import __array_namespace_info__  # noqa: F401,E402
+from .linalg import matrix_transpose  # noqa: F401,E402
 
 __array_api_version__ = "2023.12"
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+from typing import NamedTuple
 
 from . import _dtypes
 from . import _switchyard as _sy
-from ._creation import asarray, zeros
+from ._creation import asarray, full, zeros
 from ._switchyard import Array
 
 # ---- axis arguments, checked as NumPy checks them
@@ -85,19 +86,28 @@ def prod(x, /, *, axis=None, dtype=None, keepdims=False) -> Array:
     return _in_dtype(_sy.prod(_with_dtype(x, dtype), axis=axis, keepdims=keepdims), dtype)
 
 
-def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+def _cumulative(op, identity, x, axis, dtype, include_initial):
     x = _with_dtype(x, dtype)
     if axis is None:
         if x.ndim > 1:
-            raise ValueError("cumulative_sum needs axis= for arrays of more than one dimension")
-        x, axis = x.reshape(-1), 0  # NumPy sums a 0-d array as one of shape (1,)
+            raise ValueError(f"cumulative_{op} needs axis= for arrays of more than one dimension")
+        x, axis = x.reshape(-1), 0  # NumPy folds a 0-d array as one of shape (1,)
     axis = _axis(axis, x.ndim)
-    out = _in_dtype(_sy.scan(x, "sum", axis=axis), dtype)
+    out = _in_dtype(_sy.scan(x, op, axis=axis), dtype)
     if include_initial:
         shape = list(out.shape)
         shape[axis] = 1
-        out = _sy.concat([zeros(tuple(shape), dtype=out.dtype), out], axis=axis)
+        initial = full(tuple(shape), identity, dtype=out.dtype)
+        out = _sy.concat([initial, out], axis=axis)
     return out
+
+
+def cumulative_sum(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+    return _cumulative("sum", 0, x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Array:
+    return _cumulative("prod", 1, x, axis, dtype, include_initial)
 
 
 def cumsum(x, /, axis=None) -> Array:
@@ -132,6 +142,32 @@ def argsort(x, /, *, axis=-1, descending=False, stable=True) -> Array:
     return (n - 1) - flip(order, axis=axis)
 
 
+def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
+    """For each element of x2, where it would go in the sorted 1-D x1 to keep it sorted: before
+    equal elements (side="left") or after them ("right"). NaN sorts last, as in NumPy."""
+    if side not in ("left", "right"):
+        raise ValueError(f"searchsorted: side must be 'left' or 'right', given {side!r}")
+    x1, x2 = asarray(x1), asarray(x2)
+    if x1.ndim != 1:
+        raise ValueError(f"searchsorted: x1 must be 1-D, given shape {x1.shape}")
+    if sorter is not None:
+        x1 = _sy.take(x1, asarray(sorter))
+    t = _dtypes.result_type(x1, x2)
+    needles = x2.reshape(-1).astype(t)
+    n, m = x1.shape[0], needles.shape[0]
+    # One stable sort of both: with the needles first, each lands before the elements of x1
+    # equal to it (left); with x1 first, after them (right). A needle's position there, less
+    # the needles sorted before it, is how many elements of x1 precede it.
+    left = side == "left"
+    merged = _sy.concat([needles, x1.astype(t)] if left else [x1.astype(t), needles])
+    order = _sy.argsort(merged, 0)
+    is_needle = order < m if left else order >= n
+    positions = _sy.flatnonzero(is_needle)
+    counts = positions - _sy._arange_int(0, m, 1, _dtypes.int64)
+    needle = _sy.compress(order, is_needle) - (0 if left else n)
+    return _sy.take(counts, _sy.argsort(needle, 0)).reshape(x2.shape)
+
+
 def _sorted_runs(x):
     flat = asarray(x).reshape(-1)
     order = _sy.argsort(flat, 0)
@@ -145,35 +181,53 @@ def _sorted_runs(x):
     return flat, order, values, starts
 
 
+# The standard's result tuples, named as NumPy 2 names them.
+class UniqueAllResult(NamedTuple):
+    values: Array
+    indices: Array
+    inverse_indices: Array
+    counts: Array
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Array
+    counts: Array
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Array
+    inverse_indices: Array
+
+
 def unique_values(x, /) -> Array:
     _, _, values, starts = _sorted_runs(x)
     return _sy.compress(values, starts)
 
 
-def unique_counts(x, /):
+def unique_counts(x, /) -> UniqueCountsResult:
     _, _, values, starts = _sorted_runs(x)
     first = _sy.flatnonzero(starts)
     ends = _sy.concat([first[1:], asarray([values.shape[0]])])
-    return _sy.compress(values, starts), ends - first
+    return UniqueCountsResult(_sy.compress(values, starts), ends - first)
 
 
-def unique_inverse(x, /):
+def unique_inverse(x, /) -> UniqueInverseResult:
     x = asarray(x)
     _, order, values, starts = _sorted_runs(x)
     group = _sy.scan(starts.astype(_dtypes.int64), "sum") - 1
     inverse = _sy.take(group, _sy.argsort(order, 0))  # argsort of a permutation inverts it
-    return _sy.compress(values, starts), inverse.reshape(x.shape)
+    return UniqueInverseResult(_sy.compress(values, starts), inverse.reshape(x.shape))
 
 
-def unique_all(x, /):
+def unique_all(x, /) -> UniqueAllResult:
     x = asarray(x)
     _, order, values, starts = _sorted_runs(x)
     first = _sy.flatnonzero(starts)
     ends = _sy.concat([first[1:], asarray([values.shape[0]])])
     group = _sy.scan(starts.astype(_dtypes.int64), "sum") - 1
     inverse = _sy.take(group, _sy.argsort(order, 0))
-    return (_sy.compress(values, starts), _sy.take(order, first), inverse.reshape(x.shape),
-            ends - first)
+    return UniqueAllResult(_sy.compress(values, starts), _sy.take(order, first),
+                           inverse.reshape(x.shape), ends - first)
 
 
 # ---- manipulation
@@ -361,3 +415,28 @@ def tensordot(x1, x2, /, *, axes=2) -> Array:
     right = _sy.permute_dims(x2, tuple(a2 + free2)).reshape(k, n)
     shape = tuple(x1.shape[a] for a in free1) + tuple(x2.shape[a] for a in free2)
     return _sy.matmul(left, right).reshape(shape)
+
+
+def take_along_axis(x, indices, /, *, axis=-1) -> Array:
+    """NumPy's take_along_axis: along `axis`, the elements at `indices` (negative ones count
+    from the end); the other axes of x and indices broadcast."""
+    x, indices = asarray(x), asarray(indices)
+    if x.ndim != indices.ndim:
+        raise ValueError(f"take_along_axis: x and indices must have the same number of "
+                         f"dimensions, given {x.ndim} and {indices.ndim}")
+    if not _dtypes.isdtype(indices.dtype, "integral"):
+        raise IndexError(f"take_along_axis: indices must be integers, given {indices.dtype}")
+    axis = _axis(axis, x.ndim)
+    values, positions = moveaxis(x, axis, -1), moveaxis(indices, axis, -1).astype(_dtypes.int64)
+    lead = broadcast_shapes(values.shape[:-1], positions.shape[:-1])
+    n, k = values.shape[-1], positions.shape[-1]
+    values = _sy.broadcast_to(values, (*lead, n))
+    positions = _sy.broadcast_to(positions, (*lead, k))
+    positions = where(positions < 0, positions + n, positions)
+    if positions.size and bool(_sy.any((positions < 0) | (positions >= n))):
+        raise IndexError(f"take_along_axis: an index is out of bounds for axis {axis} "
+                         f"with size {n}")
+    rows = _sy._arange_int(0, math.prod(lead), 1, _dtypes.int64).reshape((*lead, 1)) * n
+    taken = _sy.take(values.reshape(-1), (rows + positions).reshape(-1))
+    return moveaxis(taken.reshape((*lead, k)), -1, axis)
+

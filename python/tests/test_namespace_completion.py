@@ -1,0 +1,138 @@
+"""The array API's inspection namespace and the functions NumPy 2 has that clients such as
+scikit-learn and SciPy call: searchsorted, take_along_axis, cumulative_prod, matrix_transpose,
+named unique_* results and None in keys. Every value is compared with NumPy's, on every device."""
+
+import numpy as np
+import pytest
+
+import switchyard as sy
+
+
+def test_namespace_info_describes_this_machine():
+    info = sy.__array_namespace_info__()
+    capabilities = info.capabilities()
+    assert capabilities["boolean indexing"] is True
+    assert capabilities["data-dependent shapes"] is True
+    # The most dimensions an array may have: one more is a ShapeError.
+    most = capabilities["max dimensions"]
+    assert sy.zeros((1,) * most).ndim == most
+    with pytest.raises(sy.ShapeError):
+        sy.zeros((1,) * (most + 1))
+
+    ids = [d["id"] for d in sy.info()["devices"]]
+    assert [str(d) for d in info.devices()] == ids
+    assert info.default_device() in info.devices()
+    assert sy.asarray([1.0]).device == info.default_device()
+
+
+def test_namespace_info_dtypes_follow_each_device():
+    info = sy.__array_namespace_info__()
+    everything = info.dtypes()
+    assert set(everything) == {"bool", "int32", "int64", "float32", "float64", "complex64",
+                               "complex128"}
+    assert all(everything[name].name == name for name in everything)
+    assert set(info.dtypes(kind="real floating")) == {"float32", "float64"}
+    assert set(info.dtypes(kind=("bool", "signed integer"))) == {"bool", "int32", "int64"}
+    assert info.dtypes(kind="unsigned integer") == {}
+    for device in sy.info()["devices"]:
+        listed = info.dtypes(device=device["id"])
+        assert ("float64" in listed) == device["fp64"]
+        assert info.default_dtypes(device=device["id"])["indexing"] == sy.int64
+    with pytest.raises(ValueError, match="unknown device"):
+        info.dtypes(device="nosuch:0")
+
+
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_matches_numpy(on_device, rng, side):
+    haystack = np.sort(rng.integers(0, 20, 300)).astype(np.float64)
+    haystack[-3:] = np.nan  # NaN sorts last
+    needles = np.concatenate([rng.integers(-2, 23, 50).astype(np.float64), [np.nan, 5.0, 5.0]])
+    got = sy.searchsorted(sy.asarray(haystack), sy.asarray(needles.reshape(1, -1)), side=side)
+    want = np.searchsorted(haystack, needles.reshape(1, -1), side=side)
+    assert got.dtype == sy.int64
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_searchsorted_with_a_sorter_and_mixed_dtypes(on_device, rng):
+    haystack = rng.integers(-50, 50, 64).astype(np.int32)
+    sorter = np.argsort(haystack, kind="stable")
+    needles = rng.uniform(-60, 60, 17)
+    got = sy.searchsorted(sy.asarray(haystack), sy.asarray(needles), sorter=sy.asarray(sorter))
+    np.testing.assert_array_equal(np.asarray(got),
+                                  np.searchsorted(haystack, needles, sorter=sorter))
+
+
+def test_searchsorted_bad_input():
+    with pytest.raises(ValueError, match="side"):
+        sy.searchsorted(sy.asarray([1, 2]), sy.asarray([1]), side="middle")
+    with pytest.raises(ValueError, match="1-D"):
+        sy.searchsorted(sy.asarray([[1, 2]]), sy.asarray([1]))
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_along_axis_matches_numpy(on_device, rng, axis):
+    x = rng.normal(size=(4, 5, 6)).astype(np.float32)
+    shape = list(x.shape)
+    shape[axis] = 3
+    indices = rng.integers(-x.shape[axis], x.shape[axis], shape)
+    got = sy.take_along_axis(sy.asarray(x), sy.asarray(indices), axis=axis)
+    np.testing.assert_array_equal(np.asarray(got), np.take_along_axis(x, indices, axis=axis))
+
+
+def test_take_along_axis_broadcasts_and_sorts(on_device, rng):
+    x = rng.normal(size=(3, 7))
+    order = np.argsort(x, axis=1)
+    got = sy.take_along_axis(sy.asarray(x), sy.asarray(order), axis=1)
+    np.testing.assert_array_equal(np.asarray(got), np.sort(x, axis=1))
+    first = np.zeros((1, 2), dtype=np.int64)  # broadcast over the rows
+    np.testing.assert_array_equal(
+        np.asarray(sy.take_along_axis(sy.asarray(x), sy.asarray(first), axis=1)),
+        np.take_along_axis(x, first, axis=1))
+
+
+def test_take_along_axis_bad_input():
+    x = sy.asarray(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(IndexError, match="out of bounds"):
+        sy.take_along_axis(x, sy.asarray([[3], [0]]), axis=1)
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        sy.take_along_axis(x, sy.asarray([0]), axis=1)
+    with pytest.raises(IndexError, match="integers"):
+        sy.take_along_axis(x, sy.asarray([[0.0]]), axis=1)
+
+
+@pytest.mark.parametrize("include_initial", [False, True])
+def test_cumulative_prod_matches_numpy(on_device, rng, include_initial):
+    x = rng.integers(-3, 4, (4, 5)).astype(np.int64)
+    got = sy.cumulative_prod(sy.asarray(x), axis=1, include_initial=include_initial)
+    want = np.cumulative_prod(x, axis=1, include_initial=include_initial)
+    np.testing.assert_array_equal(np.asarray(got), want)
+    flat = rng.uniform(0.5, 1.5, 9).astype(np.float32)
+    np.testing.assert_allclose(
+        np.asarray(sy.cumulative_prod(sy.asarray(flat), include_initial=include_initial)),
+        np.cumulative_prod(flat, include_initial=include_initial),
+        rtol=9 * np.finfo(np.float32).eps)
+
+
+def test_matrix_transpose_and_newaxis_keys(rng):
+    x = rng.normal(size=(2, 3, 4))
+    np.testing.assert_array_equal(np.asarray(sy.matrix_transpose(sy.asarray(x))),
+                                  np.matrix_transpose(x))
+    a = sy.asarray(x)
+    for key in [None, (None, 0), (Ellipsis, None), (0, None, slice(1, 3))]:
+        np.testing.assert_array_equal(np.asarray(a[key]), x[key])
+    b = sy.asarray(np.zeros(3))
+    b[None] = sy.asarray([[1.0, 2.0, 3.0]])
+    np.testing.assert_array_equal(np.asarray(b), [1.0, 2.0, 3.0])
+
+
+def test_unique_results_are_named_as_numpys():
+    x = np.array([3, 1, 3, 2, 1, 3])
+    a = sy.asarray(x)
+    got, want = sy.unique_all(a), np.unique_all(x)
+    assert got._fields == want._fields
+    for field in want._fields:
+        np.testing.assert_array_equal(np.asarray(getattr(got, field)), getattr(want, field))
+    assert sy.unique_counts(a)._fields == np.unique_counts(x)._fields
+    assert sy.unique_inverse(a)._fields == np.unique_inverse(x)._fields
+    np.testing.assert_array_equal(np.asarray(sy.unique_counts(a).counts),
+                                  np.unique_counts(x).counts)
