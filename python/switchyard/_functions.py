@@ -170,7 +170,9 @@ def searchsorted(x1, x2, /, *, side="left", sorter=None) -> Array:
 
 def _sorted_runs(x):
     flat = asarray(x).reshape(-1)
-    order = _sy.argsort(flat, 0)
+    # Sorting orders bools as the integers 0 and 1; the values stay bools.
+    keys = flat.astype(_dtypes.int32) if flat.dtype == _dtypes.bool else flat
+    order = _sy.argsort(keys, 0)
     values = _sy.take(flat, order)
     n = values.shape[0]
     if n == 0:

@@ -136,3 +136,12 @@ def test_unique_results_are_named_as_numpys():
     assert sy.unique_inverse(a)._fields == np.unique_inverse(x)._fields
     np.testing.assert_array_equal(np.asarray(sy.unique_counts(a).counts),
                                   np.unique_counts(x).counts)
+
+
+def test_unique_of_bools_matches_numpy():
+    x = np.array([[True, False], [True, True]])
+    got, want = sy.unique_all(sy.asarray(x)), np.unique_all(x)
+    for field in want._fields:
+        np.testing.assert_array_equal(np.asarray(getattr(got, field)), getattr(want, field))
+    assert got.values.dtype == sy.bool
+
