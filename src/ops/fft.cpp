@@ -100,8 +100,53 @@ Array without_unit_axes(const Array& x, const Transform& t) {
   return (to_real ? c.astype(t.real) : c).expand_dims(columns.size());
 }
 
-Array transform(const Array& x, const Transform& t) {
-  if (t.n == 1 || (t.rank == 2 && t.m == 1)) return without_unit_axes(x, t);
+// `a` read at -k (mod its length) along `axis`: element 0, then the rest backwards.
+Array mirrored(const Array& a, int axis) {
+  const std::int64_t m = a.shape()[axis];
+  if (m <= 1) return a;
+  const Array parts[] = {a.slice(axis, 0, 1), a.slice(axis, m - 1, 0, -1)};
+  return concatenate(parts, axis);
+}
+
+// NumPy's inverse real transforms (pocketfft) read the zero-frequency bin of the last axis and,
+// for an even length, its Nyquist bin as the real signal they stand for: alone (rank 1) their
+// real part; over the other transformed axis (rank 2) the Hermitian part of those columns.
+// Library C2R transforms assume the input is already so, and give other values when it is not
+// (VkFFT's batched kernels do; cuFFT documents the result as undefined). Input that is not so
+// is projected here, so every backend transforms the numbers NumPy does. Spectra of real data
+// already are: then the check reads two columns and nothing is copied.
+Array hermitian_edges(const Array& x, const Transform& t) {
+  const int last = x.ndim() - 1;
+  std::vector<std::int64_t> edges{0};
+  if (t.n % 2 == 0) edges.push_back(t.n / 2);
+  struct Edge {
+    std::int64_t at;
+    Array re, im;
+  };
+  std::vector<Edge> projected;
+  Array differs;
+  for (const std::int64_t e : edges) {
+    const Array column = x.slice(last, e, e + 1);
+    const Array re = real(column), im = imag(column);
+    Edge p{e, re, Array::zeros(im.shape(), im.dtype())};
+    if (t.rank == 2) {
+      p.re = (re + mirrored(re, last - 1)) * 0.5;
+      p.im = (im - mirrored(im, last - 1)) * 0.5;
+    }
+    const Array d = any((p.re != re) | (p.im != im));
+    differs = differs ? (differs | d) : d;
+    projected.push_back(std::move(p));
+  }
+  if (!differs.item<bool>()) return x;
+  const Array y = x.copy();
+  for (const Edge& p : projected) y.slice(last, p.at, p.at + 1).assign(complex_from(p.re, p.im));
+  return y;
+}
+
+Array transform(const Array& x_in, const Transform& t) {
+  if (t.n == 1 || (t.rank == 2 && t.m == 1)) return without_unit_axes(x_in, t);
+  const Array x =
+      t.kind == FftKind::ComplexToReal && x_in.size() > 0 ? hermitian_edges(x_in, t) : x_in;
   const DType complex = complex_dtype(t.real);
   const DType out_dtype = t.kind == FftKind::ComplexToReal ? t.real : complex;
   Shape out_shape = x.shape();

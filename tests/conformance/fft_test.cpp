@@ -212,6 +212,65 @@ TEST_P(Fft, TwoDimensionalAndBatched) {
     }
 }
 
+// NumPy's irfft of one row of bins (cropped or zero-padded to n/2 + 1): the inverse DFT of the
+// Hermitian signal whose first half is the row, reading only the real part of bin 0 and, for
+// an even n, of bin n/2.
+std::vector<double> inverse_real_dft(const Signal& half, std::int64_t n) {
+  Signal full(n);
+  for (std::int64_t k = 0; 2 * k <= n; ++k) {
+    Complex v = k < static_cast<std::int64_t>(half.size()) ? half[k] : Complex{};
+    if (k == 0 || 2 * k == n) v = v.real();
+    full[k] = v;
+    if (k > 0 && n - k != k) full[n - k] = std::conj(v);
+  }
+  const Signal x = dft(full, +1);
+  std::vector<double> out;
+  for (const Complex& v : x) out.push_back(v.real() / static_cast<double>(n));
+  return out;
+}
+
+// Spectra no real signal has (imaginary parts at zero frequency and Nyquist, columns that are
+// not Hermitian): irfft and irfft2 read them as NumPy does, on every backend. Odd and even
+// batches both: VkFFT transforms rows in pairs.
+TEST_P(Fft, InverseRealTransformsReadAnySpectrumAsNumPyDoes) {
+  for (DType t : float_dtypes())
+    for (std::int64_t rows : {5, 6})
+      for (std::int64_t n : {7, 8, 16}) {
+        const std::int64_t m = n / 2 + 1;
+        const Signal x = to_signal(random_values(rows * m, t, 11), random_values(rows * m, t, 12));
+        const Array a = complex_array(x, {rows, m}, t);
+        const std::string what = " of " + std::to_string(rows) + "×" + std::to_string(m) +
+                                 " bins, n=" + std::to_string(n) + " " + std::string(name(t));
+        std::vector<double> expected;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const auto row = inverse_real_dft({x.begin() + r * m, x.begin() + (r + 1) * m}, n);
+          expected.insert(expected.end(), row.begin(), row.end());
+        }
+        const double tol = fft_tolerance(t, rows * n, norm_of(x));
+        const std::vector<double> tols(expected.size(), tol);
+        expect_within(fft::irfft(a, n), expected, tols, "irfft" + what);
+        // irfft2 is NumPy's ifft down each column, then irfft of each row.
+        Signal columns = x;
+        for (std::int64_t c = 0; c < m; ++c) {
+          Signal column(rows);
+          for (std::int64_t r = 0; r < rows; ++r) column[r] = x[r * m + c];
+          const Signal f = dft(column, +1);
+          for (std::int64_t r = 0; r < rows; ++r)
+            columns[r * m + c] = f[r] / static_cast<double>(rows);
+        }
+        std::vector<double> expected2;
+        for (std::int64_t r = 0; r < rows; ++r) {
+          const auto row =
+              inverse_real_dft({columns.begin() + r * m, columns.begin() + (r + 1) * m}, n);
+          expected2.insert(expected2.end(), row.begin(), row.end());
+        }
+        expect_within(fft::irfft2(a, std::array<std::int64_t, 2>{rows, n}), expected2, tols,
+                      "irfft2" + what);
+        // The input is left as it was.
+        expect_signal(a, x, 0, "irfft's input after it ran" + what);
+      }
+}
+
 // Transposed, reversed and stepped views, other axes, and n cropping or zero-padding.
 TEST_P(Fft, ViewsAxesAndLengths) {
   const DType t = DType::Float32;
