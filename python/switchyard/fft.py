@@ -8,8 +8,9 @@ import math
 from . import _switchyard as _sy
 from ._creation import arange, asarray
 
-__all__ = ["fft", "ifft", "rfft", "irfft", "fft2", "ifft2", "rfft2", "irfft2", "fftfreq",
-           "rfftfreq", "fftshift", "ifftshift", "convolve"]
+__all__ = ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "rfftn", "irfftn",
+           "fft2", "ifft2", "rfft2", "irfft2", "fftfreq", "rfftfreq", "fftshift", "ifftshift",
+           "convolve"]
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -50,6 +51,81 @@ def irfft(x, /, *, n=None, axis=-1, norm="backward"):
     x = asarray(x)
     out = _sy._fft.irfft(x, n, axis)
     return _scaled(out, out.shape[axis], norm, True)
+
+
+# The Hermitian pair, as NumPy defines them: irfft and rfft of the conjugate with the norm's
+# direction swapped.
+_SWAPPED = {"backward": "forward", "ortho": "ortho", "forward": "backward"}
+
+
+def _swapped(norm):
+    if norm not in _NORMS:
+        raise ValueError(f"norm must be one of {_NORMS}, given {norm!r}")
+    return _SWAPPED[norm]
+
+
+def hfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return irfft(_sy.conj(asarray(x)), n=n, axis=axis, norm=_swapped(norm))
+
+
+def ihfft(x, /, *, n=None, axis=-1, norm="backward"):
+    return _sy.conj(rfft(x, n=n, axis=axis, norm=_swapped(norm)))
+
+
+def _lengths_and_axes(x, s, axes, real_inverse=False):
+    """NumPy's defaults: every axis (the last len(s) when only s is given), each at its length;
+    for irfftn the last one at 2·(m - 1)."""
+    if s is not None and axes is not None and len(s) != len(axes):
+        raise ValueError(f"s and axes must have the same length, given {len(s)} and {len(axes)}")
+    if axes is None:
+        axes = list(range(-len(s), 0)) if s is not None else list(range(x.ndim))
+    axes = [a if isinstance(a, int) else int(a) for a in axes]
+    for a in axes:
+        if not -x.ndim <= a < x.ndim:
+            raise _sy.AxisError(f"axis {a} is out of bounds for array of dimension {x.ndim}")
+    if s is None:
+        s = [x.shape[a] for a in axes]
+        if real_inverse and axes:
+            s[-1] = 2 * (x.shape[axes[-1]] - 1)
+    s = [None if n == -1 else n for n in s]
+    return list(s), axes
+
+
+def fftn(x, /, *, s=None, axes=None, norm="backward"):
+    x = asarray(x)
+    s, axes = _lengths_and_axes(x, s, axes)
+    for n, axis in reversed(list(zip(s, axes))):
+        x = fft(x, n=n, axis=axis, norm=norm)
+    return x
+
+
+def ifftn(x, /, *, s=None, axes=None, norm="backward"):
+    x = asarray(x)
+    s, axes = _lengths_and_axes(x, s, axes)
+    for n, axis in reversed(list(zip(s, axes))):
+        x = ifft(x, n=n, axis=axis, norm=norm)
+    return x
+
+
+def rfftn(x, /, *, s=None, axes=None, norm="backward"):
+    x = asarray(x)
+    s, axes = _lengths_and_axes(x, s, axes)
+    if not axes:
+        raise ValueError("rfftn needs at least one axis")
+    x = rfft(x, n=s[-1], axis=axes[-1], norm=norm)
+    for n, axis in zip(s[:-1], axes[:-1]):
+        x = fft(x, n=n, axis=axis, norm=norm)
+    return x
+
+
+def irfftn(x, /, *, s=None, axes=None, norm="backward"):
+    x = asarray(x)
+    s, axes = _lengths_and_axes(x, s, axes, real_inverse=True)
+    if not axes:
+        raise ValueError("irfftn needs at least one axis")
+    for n, axis in zip(s[:-1], axes[:-1]):
+        x = ifft(x, n=n, axis=axis, norm=norm)
+    return irfft(x, n=s[-1], axis=axes[-1], norm=norm)
 
 
 def fft2(x, /, *, norm="backward"):

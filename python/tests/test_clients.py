@@ -15,6 +15,7 @@ import switchyard as sy  # noqa: E402
 sklearn = pytest.importorskip("sklearn")
 scipy_special = pytest.importorskip("scipy.special")
 scipy_stats = pytest.importorskip("scipy.stats")
+scipy_signal = pytest.importorskip("scipy.signal")
 
 from sklearn import metrics, preprocessing  # noqa: E402
 
@@ -61,7 +62,7 @@ def test_scikit_learn_metrics(on_device, data, score):
     assert_matches(got, score(truth, guess))
 
 
-@pytest.mark.parametrize("name", ["logsumexp", "erf", "zscore", "pearsonr"])
+@pytest.mark.parametrize("name", ["logsumexp", "erf", "zscore", "pearsonr", "fftconvolve"])
 def test_scipy_functions(on_device, data, name):
     x = data[0]
     calls = {
@@ -69,5 +70,6 @@ def test_scipy_functions(on_device, data, name):
         "erf": lambda a: scipy_special.erf(a / 10),
         "zscore": lambda a: scipy_stats.zscore(a, axis=0),
         "pearsonr": lambda a: scipy_stats.pearsonr(a[:, 0], a[:, 3]).statistic,
+        "fftconvolve": lambda a: scipy_signal.fftconvolve(a[:, 1], a[:40, 2]),
     }
     assert_matches(calls[name](sy.asarray(x)), calls[name](x))

@@ -145,3 +145,44 @@ def test_unique_of_bools_matches_numpy():
         np.testing.assert_array_equal(np.asarray(getattr(got, field)), getattr(want, field))
     assert got.values.dtype == sy.bool
 
+
+
+def assert_transform_matches(got, want, size):
+    """An FFT's error grows with log2 of its length: within 8·log2(size)·eps of the largest
+    magnitude (of float64)."""
+    bound = 8 * max(np.log2(size), 1) * np.finfo(np.float64).eps * np.max(np.abs(want), initial=1)
+    assert got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=0, atol=bound)
+
+
+@pytest.mark.parametrize("name, kwargs", [
+    ("fftn", {}), ("fftn", {"s": (3, 8), "axes": (1, 2)}), ("ifftn", {"axes": (0, 2)}),
+    ("fftn", {"norm": "ortho"}), ("ifftn", {"norm": "forward"}), ("rfftn", {}),
+    ("rfftn", {"s": (4, 7), "axes": (0, 1)}), ("irfftn", {}), ("irfftn", {"s": (4, 6, 8)}),
+    ("irfftn", {"axes": (0, 1), "norm": "ortho"}),
+])
+def test_n_dimensional_transforms_match_numpy(on_device, rng, name, kwargs):
+    real = rng.normal(size=(4, 6, 5))
+    x = real if name == "rfftn" else real + 1j * rng.normal(size=real.shape)
+    got = getattr(sy.fft, name)(sy.asarray(x), **kwargs)
+    assert_transform_matches(got, getattr(np.fft, name)(x, **kwargs), x.size)
+
+
+@pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
+def test_hermitian_transforms_match_numpy(on_device, rng, norm):
+    x = rng.normal(size=(3, 5))
+    z = x + 1j * rng.normal(size=x.shape)
+    assert_transform_matches(sy.fft.hfft(sy.asarray(z), n=7, norm=norm),
+                             np.fft.hfft(z, n=7, norm=norm), 7)
+    assert_transform_matches(sy.fft.ihfft(sy.asarray(x), n=7, norm=norm),
+                             np.fft.ihfft(x, n=7, norm=norm), 7)
+
+
+def test_n_dimensional_transforms_bad_input():
+    x = sy.asarray(np.zeros((2, 3)))
+    with pytest.raises(ValueError, match="same length"):
+        sy.fft.fftn(x, s=(2, 3), axes=(0,))
+    with pytest.raises(sy.AxisError):
+        sy.fft.rfftn(x, axes=(2,))
+    with pytest.raises(ValueError, match="norm"):
+        sy.fft.hfft(x, norm="sideways")
