@@ -67,13 +67,13 @@ void copy_on_host(const Array& source, const Array& target) {
 // when it was written.
 void write(const Array& destination, expr::NodePtr value) {
   const Array target = destination.node() ? expr::storage_of(destination.node()) : destination;
+  if (target.size() == 0) return;  // nothing to write, whatever its strides say
   for (int i = 0; i < target.ndim(); ++i)
     if (target.shape()[i] > 1 && target.strides()[i] == 0)
       throw ValueError("cannot write into a broadcast view of shape " + to_string(target.shape()) +
                        " (strides " + to_string(target.strides()) +
                        "): its elements share memory; expected a view whose elements are "
                        "distinct, such as the array it was broadcast from");
-  if (target.size() == 0) return;
   // Computed already (it read shared storage): copied in by a kernel of its own.
   if (value->ready()) value = expr::make_op(ir::OpCode::Cast, value->dtype, value->shape, value);
   expr::realize_readers(*target.buffer(), value);
