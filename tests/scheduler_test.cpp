@@ -204,6 +204,21 @@ TEST(Workload, DescribesTheShapeOfLibraryWork) {
   argsort.indices = true;
   EXPECT_NE(sched::library_signature(argsort),
             sched::library_signature({LibraryOp::Kind::Sort, DType::Float32}));
+  const LibraryOp svd{.kind = LibraryOp::Kind::Solver, .dtype = DType::Float64};
+  LibraryOp qr = svd, values = svd, full = svd;
+  qr.solver = LibraryOp::SolverKind::Qr, values.vectors = false, full.complete = true;
+  for (const LibraryOp& other : {qr, values, full})
+    EXPECT_NE(sched::library_signature(other), sched::library_signature(svd));
+
+  // A factorisation is priced by its cubic operation count, and needs a device with a solver.
+  args = {};
+  args.m = args.n = 100, args.batch = 2;
+  const Workload factorise = sched::describe(qr, args);
+  EXPECT_EQ(factorise.kind, sched::WorkKind::Solver);
+  EXPECT_TRUE(factorise.needs_solver);
+  EXPECT_DOUBLE_EQ(factorise.flops, 2 * 4.0 * 100 * 100 * 100);
+  EXPECT_FALSE(
+      sched::describe(LibraryOp{LibraryOp::Kind::Gemm, DType::Float64}, args).needs_solver);
 }
 
 TEST(Workload, SizeBucketsAreQuarterPowersOfTwo) {

@@ -43,6 +43,14 @@ class ValueError : public Error {
   using Error::Error;
 };
 
+// A matrix a factorisation cannot take: singular (solve, inv), not positive definite
+// (cholesky), or an iteration that did not converge (svd, eigh). NumPy's numpy.linalg.LinAlgError,
+// which is also a ValueError.
+class LinAlgError : public ValueError {
+ public:
+  using ValueError::ValueError;
+};
+
 // A bad SWITCHYARD_* environment value or configuration.
 class ConfigError : public Error {
  public:

@@ -19,6 +19,7 @@ struct CandidateReport {
   double expected_s = 0;             // what the ranking used
   bool fits = true;                  // enough free memory for the working set
   bool compiled = true;              // the kernel is ready there
+  bool has_routine = true;           // the device has a routine for the op (a dense solver)
 };
 
 struct KernelReport {

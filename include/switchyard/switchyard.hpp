@@ -15,6 +15,7 @@
 #include "switchyard/expr.hpp"
 #include "switchyard/fallback.hpp"
 #include "switchyard/fft.hpp"
+#include "switchyard/linalg.hpp"
 #include "switchyard/metrics.hpp"
 #include "switchyard/ops.hpp"
 #include "switchyard/pipeline.hpp"

@@ -32,6 +32,7 @@ Mapping mappings[] = {
     // NumPy's AxisError is both an IndexError and a ValueError.
     {"AxisError", is<AxisError>, PyExc_ValueError, "IndexError"},
     {"ValueError", is<ValueError>, PyExc_ValueError},
+    {"LinAlgError", is<LinAlgError>, PyExc_ValueError, "ValueError"},
     {"ConfigError", is<ConfigError>, PyExc_ValueError},
     {"OutOfMemory", is<OutOfMemory>, PyExc_MemoryError},
     {"DeviceError", is<DeviceError>, PyExc_RuntimeError},

@@ -264,6 +264,68 @@ void bind_fft(nb::module_& m) {
   });
 }
 
+void bind_linalg(nb::module_& m) {
+  nb::module_ l = m.def_submodule("_linalg", "numpy.linalg's factorisations (linalg.hpp).");
+  l.def(
+      "svd",
+      [](nb::handle x, bool full_matrices) {
+        const Array a = to_array(x);
+        const linalg::Svd r = released([&] { return linalg::svd(a, full_matrices); });
+        return nb::make_tuple(r.u, r.s, r.vh);
+      },
+      nb::arg("x"), nb::arg("full_matrices") = true);
+  l.def(
+      "qr",
+      [](nb::handle x, bool complete) {
+        const Array a = to_array(x);
+        const linalg::Qr r = released([&] {
+          return linalg::qr(a, complete ? linalg::QrMode::Complete : linalg::QrMode::Reduced);
+        });
+        return nb::make_tuple(r.q, r.r);
+      },
+      nb::arg("x"), nb::arg("complete") = false);
+  l.def(
+      "eigh",
+      [](nb::handle x) {
+        const Array a = to_array(x);
+        const linalg::Eigh r = released([&] { return linalg::eigh(a); });
+        return nb::make_tuple(r.eigenvalues, r.eigenvectors);
+      },
+      nb::arg("x"));
+  l.def(
+      "slogdet",
+      [](nb::handle x) {
+        const Array a = to_array(x);
+        const linalg::Slogdet r = released([&] { return linalg::slogdet(a); });
+        return nb::make_tuple(r.sign, r.logabsdet);
+      },
+      nb::arg("x"));
+  l.def(
+      "cholesky",
+      [](nb::handle x, bool upper) {
+        const Array a = to_array(x);
+        return released([&] { return linalg::cholesky(a, upper); });
+      },
+      nb::arg("x"), nb::arg("upper") = false);
+  l.def("solve", [](nb::handle a, nb::handle b) {
+    const Array x = to_array(a), y = to_array(b);
+    return released([&] { return linalg::solve(x, y); });
+  });
+#define SWITCHYARD_LINALG(fn)                           \
+  l.def(                                                \
+      #fn,                                              \
+      [](nb::handle x) {                                \
+        const Array a = to_array(x);                    \
+        return released([&] { return linalg::fn(a); }); \
+      },                                                \
+      nb::arg("x"))
+  SWITCHYARD_LINALG(svdvals);
+  SWITCHYARD_LINALG(inv);
+  SWITCHYARD_LINALG(eigvalsh);
+  SWITCHYARD_LINALG(det);
+#undef SWITCHYARD_LINALG
+}
+
 void bind_factories(nb::module_& m) {
   m.def("_promote_types", &promote_types);
   m.def("_to_dtype", [](nb::handle h) { return to_dtype(h); });
@@ -330,8 +392,19 @@ void bind_factories(nb::module_& m) {
       nb::arg("x"), nb::arg("axes"));
   m.def(
       "reshape",
-      [](nb::handle x, nb::handle shape) { return to_array(x).reshape(to_shape(shape)); },
-      nb::arg("x"), nb::arg("shape"));
+      [](nb::handle x, nb::handle shape, std::optional<bool> copy) {
+        const Array a = to_array(x);
+        const Array r = a.reshape(to_shape(shape));
+        if (copy == true) return r.copy();
+        // A stored array whose strides allow no view of the new shape came back copied.
+        if (copy == false && a.buffer() && r.buffer() != a.buffer())
+          throw ValueError("reshape(copy=False) of an array of shape " + to_string(a.shape()) +
+                           " to " + to_string(r.shape()) +
+                           ": its strides allow no view of that shape; expected copy=None or "
+                           "copy=True");
+        return r;
+      },
+      nb::arg("x"), nb::arg("shape"), nb::kw_only(), nb::arg("copy") = nb::none());
   m.def(
       "expand_dims",
       [](nb::handle x, nb::handle axis) {
@@ -385,6 +458,7 @@ void bind_functions(nb::module_& m) {
   bind_reductions(m);
   bind_library_ops(m);
   bind_fft(m);
+  bind_linalg(m);
   bind_factories(m);
   bind_expressions(m);
 }

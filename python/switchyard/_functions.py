@@ -110,6 +110,11 @@ def cumulative_prod(x, /, *, axis=None, dtype=None, include_initial=False) -> Ar
     return _cumulative("prod", 1, x, axis, dtype, include_initial)
 
 
+def clip(x, /, min=None, max=None) -> Array:  # noqa: A002 - the array API's names
+    """The array API's signature (inspectable) over the C++ clip."""
+    return _sy.clip(x, min, max)
+
+
 def cumsum(x, /, axis=None) -> Array:
     return _sy.scan(asarray(x), "sum", axis=axis)
 

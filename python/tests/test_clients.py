@@ -17,6 +17,7 @@ scipy_special = pytest.importorskip("scipy.special")
 scipy_stats = pytest.importorskip("scipy.stats")
 scipy_signal = pytest.importorskip("scipy.signal")
 
+from sklearn import decomposition, discriminant_analysis, linear_model  # noqa: E402
 from sklearn import metrics, preprocessing  # noqa: E402
 
 SAMPLES, FEATURES = 200, 5
@@ -60,6 +61,29 @@ def test_scikit_learn_metrics(on_device, data, score):
     with sklearn.config_context(array_api_dispatch=True):
         got = score(sy.asarray(truth), sy.asarray(guess))
     assert_matches(got, score(truth, guess))
+
+
+# Estimators whose fit factorises (linalg.svd): the factorisation runs where LAPACK is, whatever
+# device the rest was placed on. A principal component's sign is arbitrary: compared in magnitude.
+@pytest.mark.parametrize("name", ["pca", "ridge", "lda"])
+def test_scikit_learn_estimators_that_factorise(on_device, data, name):
+    x, labels, target = data
+    fits = {
+        "pca": lambda a, y, t: abs(decomposition.PCA(n_components=3, svd_solver="full")
+                                   .fit_transform(a)),
+        "ridge": lambda a, y, t: linear_model.Ridge(alpha=1.0, solver="svd").fit(a, t).predict(a),
+        "lda": lambda a, y, t: discriminant_analysis.LinearDiscriminantAnalysis()
+        .fit(a, y).predict_proba(a),
+    }
+    inputs = sy.asarray(x), sy.asarray(labels), sy.asarray(target)
+    with sklearn.config_context(array_api_dispatch=True):
+        if on_device != "auto" and not on_device.startswith("cpu"):
+            # Pinned to a device without a dense solver: a clear error, never a wrong result.
+            with pytest.raises(ValueError, match="no dense solver"):
+                fits[name](*inputs)
+            return
+        got = fits[name](*inputs)
+    assert_matches(got, fits[name](x, labels, target))
 
 
 @pytest.mark.parametrize("name", ["logsumexp", "erf", "zscore", "pearsonr", "fftconvolve"])

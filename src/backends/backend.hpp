@@ -65,6 +65,12 @@ class Device {
     const DriverCall call;
     return do_prepare_library(op);
   }
+  // Whether the device has a routine for ops of `kind`: every backend runs every kind but the
+  // dense solvers, which only a device with a solver library (DeviceInfo::dense_solvers) takes.
+  // The scheduler never places an op on a device without its routine.
+  bool runs(LibraryOp::Kind kind) const {
+    return kind != LibraryOp::Kind::Solver || info_.dense_solvers;
+  }
 
   // Launches may be asynchronous; synchronize() waits for all work on the device.
   void launch(Executable& exe, const LaunchArgs& args) {

@@ -55,8 +55,10 @@ struct LaunchArgs {
 // them with the library its field trusts (BLAS, Highway's vqsort, FFTW, CLBlast, VkFFT, cuBLAS,
 // cuFFT) or, where none fits, with kernels generated from one source for OpenCL and CUDA.
 struct LibraryOp {
-  enum class Kind : std::uint8_t { Gemm, Gemv, Scan, Sort, Compact, Gather, Fft };
+  enum class Kind : std::uint8_t { Gemm, Gemv, Scan, Sort, Compact, Gather, Fft, Solver };
   enum class FftKind : std::uint8_t { ComplexToComplex, RealToComplex, ComplexToReal };
+  // Dense factorisations (LAPACK's): only devices whose Device::runs() says so take them.
+  enum class SolverKind : std::uint8_t { Svd, Qr, Cholesky, Solve, Eigh, Lu };
 
   Kind kind;
   DType dtype;  // the element dtype of operand a (Fft: of the real side for R2C/C2R)
@@ -67,6 +69,9 @@ struct LibraryOp {
   FftKind fft = FftKind::ComplexToComplex;  // Fft
   bool inverse = false;                     // Fft (C2C); unnormalised both ways
   std::int8_t rank = 1;                     // Fft: 1 or 2 transformed (trailing) axes
+  SolverKind solver = SolverKind::Svd;      // Solver
+  bool vectors = true;                      // Solver: Svd and Eigh also give their vectors
+  bool complete = false;  // Solver: Svd's full U (m×m) and Vh (n×n); Qr's complete Q (m×m)
 };
 
 // The arguments of a library op. Operands a and b are inputs, c and d outputs; every operand
@@ -88,11 +93,20 @@ struct LibraryOp {
 //   axes, unnormalised (forward e^{-2πi jk/n}). ComplexToComplex: a and c are complex, n (m×n)
 //   each. RealToComplex: a real m×n, c complex m×(n/2+1). ComplexToReal: the inverse of that.
 //   Complex elements are (re, im) pairs of `dtype`; offsets count elements of the operand's dtype.
+// Solver: `batch` row-major matrices a (m×n each, contiguous), each factorised independently;
+//   results contiguous per batch element. Svd: c = S (k = min(m,n)), d = U (m×k), e = Vh (k×n),
+//   with `complete` U m×m and Vh n×n, without `vectors` only c. Qr: c = Q (m×k), d = R (k×n),
+//   with `complete` Q m×m and R m×n. Cholesky (n×n):
+//   c = L, lower, zeros above. Solve: a (n×n), b (n×k right-hand sides): c = X. Eigh (n×n,
+//   symmetric, its lower triangle read): c = eigenvalues ascending (n), d = eigenvectors as
+//   columns (n×n) with `vectors`. Lu (n×n): c = the packed L\U factors, d = int64 pivots (n,
+//   1-based rows as LAPACK's). A matrix that the factorisation cannot take (singular for
+//   Solve, not positive definite for Cholesky, no convergence for Svd and Eigh) is LinAlgError.
 struct LibraryArgs {
   std::int64_t m = 0, n = 0, k = 0;
   Operand a, b, c;
   std::int64_t lda = 0, ldb = 0, ldc = 0;
-  Operand d{};  // only ops that take a fourth array set it
+  Operand d{}, e{};  // only ops that take a fourth (fifth) array set it
   std::int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0;
   std::int64_t rows = 0, length = 0, inner = 1, count = 0;
 };

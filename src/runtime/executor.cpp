@@ -145,6 +145,7 @@ class Plan {
     scheduler_ = learner_ = choices.scheduler.get();
     if (!scheduler_) {
       rest_ = Placement::instance().priority_order();
+      std::erase_if(rest_, [&](const Candidate& c) { return !has_routine(c); });
       first_ = rest_.front();
       rest_.erase(rest_.begin());
       logf(LogLevel::Debug, "decision: {} on {} (no calibrated models: backend priority)", label,
@@ -160,6 +161,14 @@ class Plan {
     }
     scheduler::Rent rent;
     first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_, &rent)];
+    if (!has_routine(first_)) {  // only when no candidate fits: the best one with the routine
+      for (const auto& e : scheduler_->decide(w, compiled_).ranking)
+        if (has_routine(choices.candidates[e.candidate])) {
+          first_ = choices.candidates[e.candidate];
+          break;
+        }
+      rent.candidate = -1;
+    }
     if (rent.candidate >= 0 && rent_is_due(rent, inputs)) {
       first_ = choices.candidates[rent.candidate];
       reason_ = scheduler::Reason::MovingReusedData;
@@ -192,7 +201,7 @@ class Plan {
       rest_.erase(rest_.begin());
       const bool failed =
           std::find(failed_devices.begin(), failed_devices.end(), c.device) != failed_devices.end();
-      if (!failed && !device_health().disabled(c.device->info().id())) return c;
+      if (!failed && has_routine(c) && !device_health().disabled(c.device->info().id())) return c;
     }
     return std::nullopt;
   }
@@ -210,6 +219,10 @@ class Plan {
     return due;
   }
   bool more_possible() const { return !pinned.device && (scheduler_ || !rest_.empty()); }
+  // Whether c's device can run the work (dense solvers exist on some devices only).
+  bool has_routine(const Candidate& c) const {
+    return !w_.needs_solver || c.device->runs(LibraryOp::Kind::Solver);
+  }
   scheduler::Scheduler* scheduler() const { return scheduler_; }
   // The scheduler whose history learns from this run (also for pinned work).
   scheduler::Scheduler* learner() const { return learner_; }
@@ -473,21 +486,38 @@ std::vector<View> realize(const Group& g) {
 
 std::string library_label(const LibraryOp& op) {
   static constexpr std::string_view kNames[] = {"gemm",    "gemv",   "scan", "sort",
-                                                "compact", "gather", "fft"};
+                                                "compact", "gather", "fft",  "solver"};
+  static constexpr std::string_view kSolvers[] = {"svd", "qr", "cholesky", "solve", "eigh", "lu"};
   std::string label(kNames[static_cast<int>(op.kind)]);
+  if (op.kind == LibraryOp::Kind::Solver) label = kSolvers[static_cast<int>(op.solver)];
   if (op.kind == LibraryOp::Kind::Scan) label += std::string(" ") + std::string(name(op.scan));
   if (op.kind == LibraryOp::Kind::Sort && op.indices) label = "argsort";
   if (op.kind == LibraryOp::Kind::Compact && op.indices) label = "nonzero";
   return label + " " + std::string(name(op.dtype));
 }
 
+// An op some devices have no routine for (Device::runs) runs only where one is: work pinned
+// elsewhere, or a machine with none, is a ValueError naming what would take it.
+void require_a_routine(const LibraryOp& op) {
+  if (pinned.device && !pinned.device->runs(op.kind))
+    throw ValueError(library_label(op) + " cannot run on " + pinned.device->info().id() +
+                     ": it has no dense solver; expected a device with one (cpu:0 has LAPACK), "
+                     "or no device scope so that the scheduler places it");
+  const auto devices = Registry::instance().devices();
+  if (std::none_of(devices.begin(), devices.end(), [&](Device* d) { return d->runs(op.kind); }))
+    throw ValueError(library_label(op) +
+                     ": no device here has a dense solver (the cpu backend's LAPACK is disabled "
+                     "or unavailable)");
+}
+
 std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
                               std::span<const View> inputs,
                               std::span<const LibraryOutput> outputs) {
-  if (inputs.size() > 2 || outputs.empty() || outputs.size() > 2)
+  if (inputs.size() > 2 || outputs.empty() || outputs.size() > 3)
     throw ValueError("library op " + library_label(op) + " with " + std::to_string(inputs.size()) +
                      " inputs and " + std::to_string(outputs.size()) +
-                     " outputs: expected up to 2 of each");
+                     " outputs: expected up to 2 inputs and 3 outputs");
+  require_a_routine(op);
   Recorder* recorder = Recorder::active();
   if (recorder) recorder->check_library(op);
   scheduler::Workload w = scheduler::describe(op, args);
@@ -508,7 +538,7 @@ std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,
         Operand* in_slots[2] = {&placed.a, &placed.b};
         for (std::size_t i = 0; i < inputs.size(); ++i)
           *in_slots[i] = operand_on(device, inputs[i], t);
-        Operand* out_slots[2] = {&placed.c, &placed.d};
+        Operand* out_slots[3] = {&placed.c, &placed.d, &placed.e};
         for (std::size_t i = 0; i < outs.size(); ++i)
           *out_slots[i] = {outs[i].buffer->write_on(device), outs[i].dtype, 0, outs[i].strides};
         stage = "compile";

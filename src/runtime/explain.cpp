@@ -63,7 +63,7 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
       const auto& m = scheduler->models()[e.candidate];
       r.candidates.push_back({m.name, e.predicted.compile_s, e.predicted.transfer_s,
                               e.predicted.launch_s, e.predicted.compute_s, e.predicted.total_s(),
-                              e.measured_s, e.expected_s, e.fits, e.compiled});
+                              e.measured_s, e.expected_s, e.fits, e.compiled, e.has_routine});
     }
     if (auto flip = scheduler->break_even(w)) {
       r.break_even_elements = *flip;
@@ -163,9 +163,10 @@ std::string Explanation::to_string() const {
                     runtime::ms(c.compute_s).c_str(), runtime::ms(c.predicted_s).c_str(),
                     c.measured_s ? runtime::ms(*c.measured_s).c_str() : "-",
                     runtime::ms(c.expected_s).c_str(),
-                    !c.fits       ? "(does not fit)"
-                    : !c.compiled ? "(not compiled)"
-                                  : "");
+                    !c.has_routine ? "(no solver: not a candidate)"
+                    : !c.fits      ? "(does not fit)"
+                    : !c.compiled  ? "(not compiled)"
+                                   : "");
       s += line;
     }
     s += "  chosen: " + k.chosen + " — " + k.reason + "\n";

@@ -66,8 +66,9 @@ void Placement::install(const scheduler::Profile& profile) {
   auto choices = std::make_unique<Choices>();
   auto models = scheduler::scheduler_models(profile);
   const auto devices = Registry::instance().devices();
-  for (const auto& m : models) {
+  for (auto& m : models) {
     Device* d = devices[m.id.device];
+    m.has_solvers = d->runs(LibraryOp::Kind::Solver);
     const Parallelism p = !d->info().host_addressable ? Parallelism::Auto
                           : m.id.inline_cpu           ? Parallelism::Inline
                                                       : Parallelism::Parallel;

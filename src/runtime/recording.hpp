@@ -66,14 +66,15 @@ struct RecordedStep {
   std::vector<ScalarValue> scalars;              // kernels
   std::vector<RecordedOperand> inputs, outputs;  // where each operand's memory comes from
   // The launch's operands, filled in when recorded; a replay binds only memory (and an input's
-  // offset). Library ops keep theirs in library_args (a, b inputs; c, d outputs).
+  // offset). Library ops keep theirs in library_args (a, b inputs; c, d, e outputs).
   std::vector<Operand> input_operands, output_operands;
   LibraryArgs library_args;
   Operand& launch_input(std::size_t i) {
     return library ? (i == 0 ? library_args.a : library_args.b) : input_operands[i];
   }
   Operand& launch_output(std::size_t i) {
-    return library ? (i == 0 ? library_args.c : library_args.d) : output_operands[i];
+    if (!library) return output_operands[i];
+    return i == 0 ? library_args.c : i == 1 ? library_args.d : library_args.e;
   }
 };
 

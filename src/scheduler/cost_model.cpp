@@ -49,6 +49,10 @@ double compute_s(const Workload& w, const DeviceModel& m) {
       w.data_dependent_size ? m.launch_s + (m.host_addressable ? 0 : m.d2h_latency_s) : 0;
   if (w.kind == WorkKind::Gemm || w.kind == WorkKind::Gemv || w.kind == WorkKind::Fft)
     return std::max(memory_s, w.flops / m.flops_per_s);
+  // Factorisations run well below gemm's rate: their panels are matrix-vector work.
+  constexpr double kSolverShareOfGemmRate = 0.25;
+  if (w.kind == WorkKind::Solver)
+    return std::max(memory_s, w.flops / (kSolverShareOfGemmRate * m.flops_per_s));
   const double per_element_s = w.arithmetic_per_element / m.arithmetic_per_s +
                                w.transcendental_per_element / m.transcendental_per_s;
   return std::max(memory_s, static_cast<double>(w.elements) * per_element_s) + size_readback_s;

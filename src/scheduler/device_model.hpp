@@ -30,6 +30,8 @@ struct DeviceModel {
   double compile_base_s = 0, compile_per_op_s = 0;  // 0 where nothing is compiled
   // Free now, so buffers already resident there are excluded; 0: unknown (never excludes).
   std::uint64_t free_memory_bytes = 0;
+  // A dense solver library (Device::runs): what the device is, not measured, so not saved.
+  bool has_solvers = false;
 };
 
 // The device of a candidate name: "cpu:0/inline" -> "cpu:0".

@@ -177,7 +177,8 @@ CandidateEstimate Scheduler::placed(const Workload& w, CandidateEstimate e) cons
   // in proportion to their samples.
   const double inputs_in_s = inputs_transfer_s(w, m, m.id.device, device_models_);
   e.predicted.transfer_s = inputs_in_s + e.predicted.result_transfer_s;
-  e.fits = fits(w, m, options_.memory_reserve);
+  e.has_routine = !w.needs_solver || m.has_solvers;
+  e.fits = e.has_routine && fits(w, m, options_.memory_reserve);
   double run_s = inputs_in_s + e.execute_s;
   const History::Measured whole =
       history_.measured({placed_signature(w), size_bucket(w.elements), m.name});

@@ -47,7 +47,8 @@ struct CandidateEstimate {
   double execute_s = 0;              // launch + compute: the model corrected, blended with history
   double expected_s = 0;             // what ranking uses (blend of measured and predicted)
   double resident_s = 0;             // expected_s were the inputs there already
-  bool fits = true;
+  bool has_routine = true;  // the device has a routine for the op (a dense solver for Solver ops)
+  bool fits = true;         // it has the routine and the memory for the working set
   bool compiled = true;
 };
 

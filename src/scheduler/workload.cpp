@@ -25,7 +25,9 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
 }
 
 std::uint64_t library_signature(const LibraryOp& op) {
-  const std::array<std::uint8_t, 14> bytes = {'s',
+  // Every field that selects the routine: two ops that differ in one must not share a cache
+  // entry (a Qr run with an Svd's routine writes where no output is).
+  const std::array<std::uint8_t, 17> bytes = {'s',
                                               'w',
                                               'l',
                                               'b',
@@ -38,7 +40,10 @@ std::uint64_t library_signature(const LibraryOp& op) {
                                               static_cast<std::uint8_t>(op.indices),
                                               static_cast<std::uint8_t>(op.fft),
                                               static_cast<std::uint8_t>(op.inverse),
-                                              static_cast<std::uint8_t>(op.rank)};
+                                              static_cast<std::uint8_t>(op.rank),
+                                              static_cast<std::uint8_t>(op.solver),
+                                              static_cast<std::uint8_t>(op.vectors),
+                                              static_cast<std::uint8_t>(op.complete)};
   return XXH64(bytes.data(), bytes.size(), 0);
 }
 
@@ -105,6 +110,25 @@ Workload describe(const LibraryOp& op, const LibraryArgs& args) {
       w.random_access = true;
       w.bytes_read = bytes(out, element_bytes) + bytes(static_cast<double>(args.count), 8);
       w.bytes_written = bytes(out, element_bytes);
+      break;
+    }
+    case Kind::Solver: {
+      // LAPACK's operation counts, dominated by the cubic term: one factorisation per matrix.
+      w.kind = WorkKind::Solver;
+      w.needs_solver = true;
+      const double small = std::min(m, n), large = std::max(m, n);
+      const double cubic = op.solver == LibraryOp::SolverKind::Svd
+                               ? 4 * large * small * small + 22 * small * small * small
+                           : op.solver == LibraryOp::SolverKind::Eigh ? 9 * n * n * n
+                           : op.solver == LibraryOp::SolverKind::Qr   ? 4 * large * small * small
+                           : op.solver == LibraryOp::SolverKind::Solve
+                               ? 2 * n * n * n / 3 + 2 * n * n * k
+                               : n * n * n / 3 * 2;
+      w.elements = static_cast<std::int64_t>(batch * m * n);
+      w.flops = batch * cubic;
+      w.bytes_read = bytes(
+          batch * (m * n + (op.solver == LibraryOp::SolverKind::Solve ? n * k : 0)), element_bytes);
+      w.bytes_written = w.bytes_read;
       break;
     }
     case Kind::Fft: {

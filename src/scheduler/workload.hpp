@@ -20,7 +20,8 @@ enum class WorkKind : std::uint8_t {
   Sort,
   Compact,
   Gather,
-  Fft
+  Fft,
+  Solver
 };
 
 // Where one input's valid copies are: the host, and devices by their index in the registry's
@@ -44,6 +45,7 @@ struct Workload {
   double memory_passes = 1;          // times the working set streams through memory
   bool random_access = false;        // reads at data-dependent positions (gather)
   bool data_dependent_size = false;  // the result's size is read back before it can be used
+  bool needs_solver = false;         // a dense factorisation: only devices with a solver take it
   int ir_operations = 0;             // instructions, for predicted compile time
   std::vector<InputPlacement> inputs;
   bool result_to_host = false;  // the caller reads the result on the host next

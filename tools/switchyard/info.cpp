@@ -38,7 +38,8 @@ nlohmann::json device_json(const DeviceInfo& d) {
                       {"max_allocation_bytes", d.max_allocation_bytes},
                       {"fp64", d.fp64},
                       {"fp16", d.fp16},
-                      {"unified_memory", d.unified_memory}};
+                      {"unified_memory", d.unified_memory},
+                      {"dense_solvers", d.dense_solvers}};
   j["free_memory_bytes"] = d.free_memory_bytes ? nlohmann::json(*d.free_memory_bytes) : nullptr;
   return j;
 }
@@ -130,9 +131,10 @@ void print_text(const nlohmann::json& j) {
                  gib(d["global_memory_bytes"]),
                  d["free_memory_bytes"].is_null() ? "not reported" : gib(d["free_memory_bytes"]),
                  gib(d["max_allocation_bytes"]));
-      fmt::print("               fp64 {}, fp16 {}, unified memory {}\n",
+      fmt::print("               fp64 {}, fp16 {}, unified memory {}, dense solvers {}\n",
                  d["fp64"].get<bool>() ? "yes" : "no", d["fp16"].get<bool>() ? "yes" : "no",
-                 d["unified_memory"].get<bool>() ? "yes" : "no");
+                 d["unified_memory"].get<bool>() ? "yes" : "no",
+                 d["dense_solvers"].get<bool>() ? "yes" : "no");
     }
   }
   fmt::print("\nSettings\n");

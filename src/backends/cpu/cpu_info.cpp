@@ -26,6 +26,7 @@ DeviceInfo detect_cpu_info() {
   info.fp16 = false;
   info.unified_memory = true;
   info.host_addressable = true;
+  info.dense_solvers = true;  // LAPACK, from the OpenBLAS linked for BLAS
   return info;
 }
 

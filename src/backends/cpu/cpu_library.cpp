@@ -4,6 +4,7 @@
 
 #include "backends/cpu/cpu_blas.hpp"
 #include "backends/cpu/cpu_fft.hpp"
+#include "backends/cpu/cpu_solver.hpp"
 #include "backends/cpu/library_routines.hpp"
 #include "switchyard/error.hpp"
 
@@ -24,6 +25,8 @@ std::shared_ptr<Routine> prepare_library(switchyard::Device& device, const Libra
       return std::make_shared<CompactRoutine>(device, op);
     case LibraryOp::Kind::Gather:
       return std::make_shared<GatherRoutine>(device, op);
+    case LibraryOp::Kind::Solver:
+      return std::make_shared<SolverRoutine>(device, op);
   }
   throw DeviceError("cpu backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
                     " is unknown");

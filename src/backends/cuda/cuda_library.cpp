@@ -22,6 +22,8 @@ std::shared_ptr<Routine> prepare_library(Device& device, const LibraryOp& op) {
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
       return std::make_shared<LibraryKernels>(device, op);
+    case LibraryOp::Kind::Solver:  // Device::runs() keeps the scheduler from asking
+      throw ValueError("cuda backend: no dense solver on " + device.where());
   }
   throw DeviceError("cuda backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
                     " is unknown on " + device.where());

@@ -22,6 +22,8 @@ std::shared_ptr<Routine> prepare_library(Device& device, const LibraryOp& op) {
     case LibraryOp::Kind::Compact:
     case LibraryOp::Kind::Gather:
       return std::make_shared<LibraryKernels>(device, op);
+    case LibraryOp::Kind::Solver:  // Device::runs() keeps the scheduler from asking
+      throw ValueError("opencl backend: no dense solver on " + device.info().id());
   }
   throw DeviceError("opencl backend: library op kind " + std::to_string(static_cast<int>(op.kind)) +
                     " is unknown on " + device.info().id());
