@@ -111,6 +111,17 @@ TEST(ComplexArray, AssignWritesBothParts) {
   EXPECT_EQ(a.to_vector<C128>()[3], C128(7, 0));
 }
 
+// A sum or product over no axes folds each element alone: the values themselves, complex as
+// they were (NumPy's sum(x, axis=()) of a complex array).
+TEST(ComplexArray, ReductionsOverNoAxesKeepTheValues) {
+  const std::vector<C64> values{{0, 2}, {1, -1}};
+  const Array a = Array::from_vector(values);
+  for (const Array& r : {sum(a, std::span<const int>{}), prod(a, std::span<const int>{})}) {
+    EXPECT_EQ(r.dtype(), DType::Complex64);
+    EXPECT_EQ(r.to_vector<C64>(), values);
+  }
+}
+
 TEST(ComplexArray, OtherOperationsAreDTypeErrorsNamingWhatWorks) {
   const Array a = Array::from_vector(std::vector<C64>{{1, 2}});
   EXPECT_THROW(a + a, DTypeError);

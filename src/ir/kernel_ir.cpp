@@ -92,7 +92,8 @@ DType reduce_result(ReduceOp op, DType t) {
   switch (op) {
     case ReduceOp::Sum:
     case ReduceOp::Prod:
-      return is_floating(t) ? t : DType::Int64;
+      // Integers and bools accumulate in int64; floats and complex in their own dtype.
+      return is_floating(t) || is_complex(t) ? t : DType::Int64;
     case ReduceOp::ArgMin:
     case ReduceOp::ArgMax:
       return DType::Int64;
