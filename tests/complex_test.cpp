@@ -122,6 +122,22 @@ TEST(ComplexArray, ReductionsOverNoAxesKeepTheValues) {
   }
 }
 
+// Gathers move whole elements: both parts of each, on every device (take, integer indexing).
+TEST(ComplexArray, TakeMovesBothParts) {
+  const Array a =
+      Array::from_vector(std::vector<C64>{{0.5, 1}, {2, -3}, {4, 0}, {0, -1}}).reshape({2, 2});
+  const Array picks = Array::from_vector(std::vector<std::int64_t>{1, 0, 1});
+  for (const auto& device : devices()) {
+    const DeviceScope scope(device.id());
+    EXPECT_EQ(take(a, picks, 1).to_vector<C64>(),
+              (std::vector<C64>{{2, -3}, {0.5, 1}, {2, -3}, {0, -1}, {4, 0}, {0, -1}}))
+        << device.id();
+    EXPECT_EQ(a[Array::from_vector(std::vector<std::int64_t>{1})].to_vector<C64>(),
+              (std::vector<C64>{{4, 0}, {0, -1}}))
+        << device.id();
+  }
+}
+
 TEST(ComplexArray, OtherOperationsAreDTypeErrorsNamingWhatWorks) {
   const Array a = Array::from_vector(std::vector<C64>{{1, 2}});
   EXPECT_THROW(a + a, DTypeError);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "ops/algorithms/library_operands.hpp"
+#include "ops/complex_parts.hpp"
 #include "switchyard/algorithms.hpp"
 #include "switchyard/ops.hpp"
 
@@ -34,6 +35,10 @@ Array take(const Array& a_in, const Array& indices, std::optional<int> axis_in) 
   const int axis = normalize_axis(axis_in.value_or(0), a.ndim());
   const std::int64_t extent = a.shape()[axis];
   check_range(indices, axis, extent);
+  // Complex elements move as their (re, im) pairs: the gather of the float view, the pair axis
+  // riding along as the innermost one.
+  if (is_complex(a.dtype()))
+    return complex_parts::from_pairs(take(complex_parts::pairs_of(a), indices, axis));
 
   Shape out_shape;
   std::int64_t rows = 1, inner = 1;
