@@ -156,6 +156,7 @@ from ._functions import (  # noqa: F401
     moveaxis,
     positive,
     prod,
+    reciprocal,
     repeat,
     roll,
     searchsorted,

@@ -362,19 +362,45 @@ def unstack(x, /, *, axis=0):
     return tuple(out)
 
 
-def diff(x, /, *, axis=-1, n=1) -> Array:
+def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
     x = asarray(x)
     if x.ndim == 0:
         raise ValueError("diff requires input that is at least one dimensional")
     if n < 0:
         raise ValueError(f"order must be non-negative but got {n}")
     a = _axis(axis, x.ndim)
+    if prepend is not None or append is not None:
+        # As NumPy: a scalar stands for one slice along the axis; the pieces join in their
+        # promoted dtype.
+        def edge(value):
+            value = asarray(value)
+            if value.ndim == 0:
+                shape = list(x.shape)
+                shape[a] = 1
+                value = _sy.broadcast_to(value, tuple(shape))
+            return value
+
+        pieces = ([edge(prepend)] if prepend is not None else []) + [x] + (
+            [edge(append)] if append is not None else [])
+        x = _sy.concat(pieces, axis=a)
     for _ in range(n):
         hi = [builtins.slice(None)] * x.ndim
         lo = [builtins.slice(None)] * x.ndim
         hi[a], lo[a] = builtins.slice(1, None), builtins.slice(None, -1)
         x = x[tuple(hi)] - x[tuple(lo)]
     return x
+
+
+def reciprocal(x, /) -> Array:
+    """1/x in x's dtype. Integers as NumPy's: 1 and -1 are their own reciprocals, 0 gives the
+    dtype's minimum (C's division by zero as NumPy leaves it), every other integer 0."""
+    x = asarray(x)
+    if _dtypes.isdtype(x.dtype, ("real floating", "complex floating")):
+        return 1 / x
+    if x.dtype == _dtypes.bool:
+        raise TypeError("reciprocal of a bool array: expected a numeric array")
+    lowest = _dtypes.iinfo(x.dtype).min
+    return where(x == 1, 1, where(x == -1, -1, where(x == 0, lowest, 0))).astype(x.dtype)
 
 
 # ---- linear algebra in the main namespace

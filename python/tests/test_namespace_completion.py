@@ -199,3 +199,25 @@ def test_empty_complex_pieces_join_and_shift(on_device):
     np.testing.assert_array_equal(np.asarray(sy.fft.fftshift(sy.asarray(z))), np.fft.fftshift(z))
     np.testing.assert_array_equal(np.asarray(sy.fft.ifftshift(sy.asarray(z), axes=1)),
                                   np.fft.ifftshift(z, axes=1))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_reciprocal_matches_numpy(on_device, dtype):
+    x = np.array([0.5, -2, 0, 1, -1, 7], dtype=dtype) if np.dtype(dtype).kind == "f" else \
+        np.array([1, -1, 0, 5, -7], dtype=dtype)
+    with np.errstate(all="ignore"):
+        want = np.reciprocal(x)
+    got = sy.reciprocal(sy.asarray(x))
+    assert got.dtype == sy.asarray(want).dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("kwargs", [{"prepend": 0}, {"append": [[1.5], [2.0]], "axis": 1},
+                                    {"prepend": np.ones((1, 3)), "axis": 0, "n": 2}])
+def test_diff_with_prepend_and_append_matches_numpy(on_device, kwargs):
+    x = np.arange(6.0, dtype=np.float32).reshape(2, 3) ** 2
+    ours = {k: sy.asarray(np.asarray(v)) if isinstance(v, (list, np.ndarray)) else v
+            for k, v in kwargs.items()}
+    got, want = sy.diff(sy.asarray(x), **ours), np.diff(x, **kwargs)
+    assert got.dtype == sy.asarray(want).dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
