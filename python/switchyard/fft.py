@@ -91,20 +91,21 @@ def _lengths_and_axes(x, s, axes, real_inverse=False):
     return list(s), axes
 
 
-def fftn(x, /, *, s=None, axes=None, norm="backward"):
+def _over_axes(transform, x, s, axes, norm):
+    """`transform` along each axis, the last first, as NumPy's fftn and ifftn apply it."""
     x = asarray(x)
     s, axes = _lengths_and_axes(x, s, axes)
     for n, axis in reversed(list(zip(s, axes))):
-        x = fft(x, n=n, axis=axis, norm=norm)
+        x = transform(x, n=n, axis=axis, norm=norm)
     return x
+
+
+def fftn(x, /, *, s=None, axes=None, norm="backward"):
+    return _over_axes(fft, x, s, axes, norm)
 
 
 def ifftn(x, /, *, s=None, axes=None, norm="backward"):
-    x = asarray(x)
-    s, axes = _lengths_and_axes(x, s, axes)
-    for n, axis in reversed(list(zip(s, axes))):
-        x = ifft(x, n=n, axis=axis, norm=norm)
-    return x
+    return _over_axes(ifft, x, s, axes, norm)
 
 
 def rfftn(x, /, *, s=None, axes=None, norm="backward"):
