@@ -2,6 +2,7 @@
 // rule is deterministic: no device, no timing.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -415,6 +416,8 @@ TEST(Decide, RejectsUnusableModels) {
                switchyard::ValueError);
   EXPECT_THROW(Scheduler({cpu_like()}, {.explore_within = 0.5}), switchyard::ValueError);
   EXPECT_THROW(Scheduler({cpu_like()}, {.explore_share = 1.0}), switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like()}, {.decide_share = 1.0}), switchyard::ValueError);
+  EXPECT_THROW(Scheduler({cpu_like()}, {.decide_share = -0.1}), switchyard::ValueError);
 }
 
 // ---- history
@@ -570,6 +573,33 @@ TEST(Choose, CachesAndRedecidesWhenHistoryMoves) {
   for (int i = 0; i < 3; ++i) s.record(w, kCpu, 1.0);
   EXPECT_EQ(s.choose(w), kGpu);
   EXPECT_EQ(s.cached_reason(w), Reason::LowestMeasured);
+}
+
+// Estimates that drift all the time (a noisy kernel; other candidates measured between its runs)
+// are not ranked again on every call: ranking costs at most decide_share of the time passing,
+// besides the ranking made last. Ranking at once each time, the same calls rank thousands of
+// times. (A candidate's first samples are ranked again at once: the tests above.)
+TEST(Choose, RankingAgainWhenHistoryMovesCostsAtMostItsShareOfTheTime) {
+  const Workload w = elementwise(1000, 3, 0);
+  const auto run = [&](Scheduler& s) {
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < 50'000; ++i) {
+      s.record(w, kCpu, 1e-6 * std::pow(1.05, i % 200));  // drifts 5% a record, then back
+      s.choose(w);
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  // Not exploring: a choice made to explore is ranked again at once.
+  Scheduler at_once({cpu_like(), gpu_like()}, {.explore = false, .decide_share = 0});
+  run(at_once);
+  EXPECT_GT(at_once.ranking_stats().rankings, 1000) << "precondition: history moved";
+  Scheduler bounded({cpu_like(), gpu_like()}, {.explore = false});
+  const double elapsed_s = run(bounded);
+  const auto stats = bounded.ranking_stats();
+  EXPECT_GT(stats.rankings, 1);
+  // A slack of 1 ms for the last ranking, which no bound covers (a ranking takes microseconds).
+  EXPECT_LE(stats.ranking_s, bounded.options().decide_share * elapsed_s + 1e-3)
+      << stats.rankings << " rankings in " << elapsed_s << " s";
 }
 
 TEST(Choose, HysteresisPreventsFlappingButAClearWinnerTakesOver) {

@@ -123,9 +123,14 @@ void History::record(const HistoryKey& key, double seconds) {
       std::max(kGenerationBand * series.published_s, kGenerationStandardErrors * series.noise_s);
   if (count_grows || std::abs(series.estimate_s - series.published_s) > band_s) {
     series.published_s = series.estimate_s;
-    stripes_[stripe(key.signature, key.bucket)].fetch_add(1, std::memory_order_acq_rel);
+    bump(key, count_grows);
     generation_.fetch_add(1, std::memory_order_acq_rel);
   }
+}
+
+void History::bump(const HistoryKey& key, bool learning) {
+  stripes_[stripe(key.signature, key.bucket)].fetch_add(
+      learning ? std::uint64_t{1} << kLearningShift : 1, std::memory_order_acq_rel);
 }
 
 std::optional<double> History::estimate(const HistoryKey& key) const {
@@ -177,7 +182,7 @@ void History::merge_measured(const History& other) {
     series.measured = std::min(series.measured + static_cast<int>(n), kWindow);
     series.used = ++clock_;
     series.published_s = series.estimate_s;
-    stripes_[stripe(key.signature, key.bucket)].fetch_add(1, std::memory_order_acq_rel);
+    bump(key, true);
     changed = true;
   }
   if (changed) generation_.fetch_add(1, std::memory_order_acq_rel);

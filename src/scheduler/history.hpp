@@ -73,11 +73,14 @@ class History {
   // The same, moved only by keys of this signature and bucket (and by replacing the whole
   // history): what a decision about them depends on, so a noisy series of another kernel does
   // not send every cached decision back to the slow path. Striped: keys sharing a stripe move
-  // each other's, which costs only a redundant re-decision. Lock-free.
+  // each other's, which costs only a redundant re-decision. Lock-free. Two counts in one word:
+  // learning() is moved by what teaches the scheduler something new (a sample count that grows,
+  // samples merged from elsewhere, a replaced history), the rest by estimates that drift.
   std::uint64_t generation(std::uint64_t signature, int bucket) const {
-    return replaced_.load(std::memory_order_acquire) +
+    return (replaced_.load(std::memory_order_acquire) << kLearningShift) +
            stripes_[stripe(signature, bucket)].load(std::memory_order_acquire);
   }
+  static std::uint64_t learning(std::uint64_t generation) { return generation >> kLearningShift; }
 
   // Adds the samples `other` measured in this process (recorded, not loaded from JSON) to this
   // history: how a process merges what it measured into a profile that other processes may
@@ -103,6 +106,9 @@ class History {
   static void add_sample(Series& series, double seconds);  // caller holds the lock
 
   static constexpr std::size_t kStripes = 1024;
+  static constexpr int kLearningShift = 32;  // generation(): learning count above, drift below
+  // Moves the generation of the key's stripe, by a learning step or by drift.
+  void bump(const HistoryKey& key, bool learning);
   static std::size_t stripe(std::uint64_t signature, int bucket) {
     return ((signature ^ static_cast<std::uint64_t>(bucket)) * 0x9e3779b97f4a7c15ull) >> 54;
   }

@@ -25,13 +25,15 @@ void check(const std::vector<DeviceModel>& models, const SchedulerOptions& optio
                        "\"; history is keyed by name, so names must be unique");
   if (!(options.memory_reserve >= 0 && options.memory_reserve < 1) || !(options.hysteresis >= 0) ||
       options.history_trust_samples < 1 || options.history_trust_samples > History::kWindow ||
-      !(options.explore_within >= 1) || !(options.explore_share >= 0 && options.explore_share < 1))
+      !(options.explore_within >= 1) ||
+      !(options.explore_share >= 0 && options.explore_share < 1) ||
+      !(options.decide_share >= 0 && options.decide_share < 1))
     throw ValueError(
         "scheduler: expected memory_reserve in [0, 1), hysteresis >= 0, "
         "history_trust_samples in [1, " +
         std::to_string(History::kWindow) +
-        "] (no more samples than history keeps), explore_within >= 1 and "
-        "explore_share in [0, 1)");
+        "] (no more samples than history keeps), explore_within >= 1, "
+        "explore_share in [0, 1) and decide_share in [0, 1)");
 }
 
 // Candidates the caller did not mention (an empty or short vector) are taken as ready.
@@ -287,25 +289,50 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
     std::shared_lock lock(cache_mutex_);
     const auto it = decisions_.find(key);
     if (it != decisions_.end()) {
-      if (it->second.generation == generation) {
-        if (reason) *reason = it->second.reason;
-        if (rent) *rent = it->second.rent;
-        if (it->second.reason == Reason::Exploring)
-          charge_exploration(w, it->second.explore_cost_s);
-        return it->second.candidate;
+      const CachedChoice& cached = it->second;
+      if (cached.generation == generation || use_stale(cached, generation)) {
+        if (reason) *reason = cached.reason;
+        if (rent) *rent = cached.rent;
+        if (cached.reason == Reason::Exploring) charge_exploration(w, cached.explore_cost_s);
+        return cached.candidate;
       }
-      previous = it->second.candidate;
+      previous = cached.candidate;
     }
   }
+  const auto ranking_start = std::chrono::steady_clock::now();
   const Decision d = redecide(w, compiled, previous);
+  const auto decided_at = std::chrono::steady_clock::now();
+  const auto ranking = decided_at - ranking_start;
+  rankings_.fetch_add(1, std::memory_order_relaxed);
+  ranking_ns_.fetch_add(std::chrono::nanoseconds(ranking).count(), std::memory_order_relaxed);
   std::unique_lock lock(cache_mutex_);
   if (decisions_.size() >= kMaxCachedDecisions) decisions_.clear();
-  decisions_[key] = {d.chosen, d.reason, d.explore_cost_s, d.rent, generation};
+  decisions_[key] = {d.chosen,
+                     d.reason,
+                     d.explore_cost_s,
+                     d.rent,
+                     generation,
+                     decided_at,
+                     std::chrono::duration<double>(ranking).count()};
   lock.unlock();
   if (reason) *reason = d.reason;
   if (rent) *rent = d.rent;
   if (d.reason == Reason::Exploring) charge_exploration(w, d.explore_cost_s);
   return d.chosen;
+}
+
+bool Scheduler::use_stale(const CachedChoice& cached, std::uint64_t generation) const {
+  if (options_.decide_share == 0 || cached.reason == Reason::Exploring ||
+      cached.reason == Reason::CompileInBackground ||
+      History::learning(cached.generation) != History::learning(generation))
+    return false;
+  const std::chrono::duration<double> since = std::chrono::steady_clock::now() - cached.decided_at;
+  return since.count() * options_.decide_share < cached.ranking_s;
+}
+
+Scheduler::RankingStats Scheduler::ranking_stats() const {
+  return {rankings_.load(std::memory_order_relaxed),
+          1e-9 * static_cast<double>(ranking_ns_.load(std::memory_order_relaxed))};
 }
 
 std::optional<Reason> Scheduler::cached_reason(const Workload& w,

@@ -4,6 +4,8 @@
 // under a microsecond. Deterministic for a given set of models and history.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -86,6 +88,14 @@ struct SchedulerOptions {
   bool explore = true;  // SWITCHYARD_EXPLORE=bounded|off
   double explore_within = 1.3;
   double explore_share = 0.05;
+  // Ranking again when estimates drift costs at most this share of the time. A cached choice
+  // whose history has only drifted (estimates of candidates with full sample windows moving
+  // past the noise, History::generation) is used again without a new ranking until
+  // 1 / decide_share times what its ranking took has passed since it was made: about 100 us for
+  // a ranking of 5 us, a few dozen runs of a tiny kernel, the very next run of anything longer.
+  // What teaches something new (a candidate's first samples, a replaced history) is ranked again
+  // at once, and so are exploring and compiling choices. 0: always rank again at once.
+  double decide_share = 0.05;
 };
 
 class Scheduler {
@@ -98,6 +108,13 @@ class Scheduler {
   const SchedulerOptions& options() const { return options_; }
   History& history() { return history_; }
   const History& history() const { return history_; }
+
+  // The full rankings choose() has made and the time they took: what deciding costs.
+  struct RankingStats {
+    std::int64_t rankings = 0;
+    double ranking_s = 0;
+  };
+  RankingStats ranking_stats() const;
 
   // Full ranking with breakdowns (explain, and the slow path of choose).
   // `compiled[i]` says whether the kernel is ready on candidate i (empty: all ready).
@@ -147,7 +164,12 @@ class Scheduler {
     Rent rent;
     std::uint64_t generation;  // the sum of History::generation(signature, bucket) of the
                                // plain and the residency keys when decided
+    std::chrono::steady_clock::time_point decided_at;
+    double ranking_s;  // how long that ranking took
   };
+  // Whether `cached`, whose history has moved to `generation`, is used once more
+  // (SchedulerOptions::decide_share).
+  bool use_stale(const CachedChoice& cached, std::uint64_t generation) const;
   static constexpr std::size_t kMaxCachedDecisions = 4096;  // bounds memory for endless shapes
   // What one kernel (signature) has run and what exploring it has cost: its exploration budget.
   struct Ledger {
@@ -207,8 +229,9 @@ class Scheduler {
   History history_;
   mutable std::shared_mutex cache_mutex_;  // guards decisions_
   std::unordered_map<std::uint64_t, CachedChoice> decisions_;
-  mutable std::mutex ledger_mutex_;                    // guards ledgers_
-  std::unordered_map<std::uint64_t, Ledger> ledgers_;  // by kernel signature
+  std::atomic<std::int64_t> rankings_ = 0, ranking_ns_ = 0;  // RankingStats
+  mutable std::mutex ledger_mutex_;                          // guards ledgers_
+  std::unordered_map<std::uint64_t, Ledger> ledgers_;        // by kernel signature
 };
 
 }  // namespace switchyard::scheduler
