@@ -258,6 +258,34 @@ TEST_F(Explain, FallbackIsReportedWithWhereTheWorkActuallyRan) {
   EXPECT_NE(e.to_string().find("after 1 fallback(s)"), std::string::npos) << e.to_string();
 }
 
+// A tiny op run again and again reuses its last choice without asking the scheduler; history
+// that moves must still move it, at once.
+TEST_F(Explain, ATinyOpInALoopFollowsHistoryThatMoves) {
+  const auto ids = testing_support::device_ids();
+  const auto other = std::find_if(ids.begin(), ids.end(),
+                                  [](const std::string& id) { return !id.starts_with("cpu:"); });
+  if (other == ids.end()) GTEST_SKIP() << "needs a device besides the host";
+  constexpr std::int64_t n = 100;
+  const Array a = Array::from_vector(values(n, 1, 0)), b = Array::from_vector(values(n, 2, 1));
+  {
+    const DeviceScope there(*other);  // compiled there: readiness does not decide
+    eval(a + b);
+  }
+  const auto ran_on = [&] {
+    const Explanation e = explain([&] { eval(a + b); });
+    return e.kernels.size() == 1 ? e.kernels[0].ran_on : "";
+  };
+  {
+    // Measured nowhere but there, and the host made dreadful: it runs there, again and again.
+    const OnlyFastOn steer({last_signature()}, n, *other);
+    for (int i = 0; i < 200; ++i) eval(a + b);
+    ASSERT_EQ(ran_on(), *other) << "precondition: steered there";
+  }
+  // History as it was (the host unmeasured, its model far ahead for 100 elements): the very next
+  // run is placed anew.
+  EXPECT_TRUE(ran_on().starts_with("cpu:"));
+}
+
 // sy.explain(y) after y was read: the kernel that wrote it, where and why, not a blank.
 TEST_F(Explain, AnArrayAlreadyComputedReportsTheKernelThatWroteIt) {
   const Array a = Array::from_vector(values(1000, 1, 0));

@@ -836,8 +836,9 @@ TEST(Choose, AModelWrongByThreeTimesEitherWayConvergesWithoutCostlyFullSizeRuns)
       for (const std::int64_t n : sizes) {
         for (int run = 0; run < kRunsPerSize; ++run) {
           const Workload w = elementwise(n, 1, 0);
-          Reason reason{};
-          const int chosen = s.choose(w, {}, &reason);
+          Scheduler::ChoiceDetails choice;
+          const int chosen = s.choose(w, {}, &choice);
+          const Reason reason = choice.reason;
           const double took_s = true_s(w, chosen);
           const double best_s = std::min(true_s(w, 0), true_s(w, 1));
           s.record(w, chosen, took_s);

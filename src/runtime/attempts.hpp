@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "switchyard/device.hpp"
+
 namespace switchyard::runtime {
 
 // One device's failed try at a piece of work.
@@ -54,8 +56,11 @@ class DeviceHealth {
   // Hot path: one atomic load while no device has a failure outstanding.
   void record_success(const std::string& device_id);
 
-  // Hot path: one atomic load while no device is disabled.
+  // Hot path: one atomic load while no device is disabled (the device's id is not even made).
   bool disabled(std::string_view device_id) const;
+  bool disabled(const DeviceInfo& device) const {
+    return disabled_count_.load(std::memory_order_acquire) != 0 && disabled(device.id());
+  }
   std::vector<std::string> disabled_devices() const;
 
   // Forgets every count and re-enables every device (tests).

@@ -1,4 +1,6 @@
 #include "runtime/executable_cache.hpp"
+
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -32,11 +34,17 @@ using Entry = std::shared_future<std::shared_ptr<Executable>>;
 struct Cache {
   std::mutex mutex;  // guards entries
   std::unordered_map<Key, Entry, KeyHash> entries;
+  std::atomic<std::uint64_t> epoch = 0;  // readiness_epoch()
 };
 
 Cache& cache() {
   static Cache* c = new Cache;  // never destroyed: work in static destructors may still look
   return *c;
+}
+
+// After anything that may change what ready() answers.
+void readiness_changed() {
+  cache().epoch.fetch_add(1, std::memory_order_acq_rel);
 }
 
 double seconds_since(TraceClock::time_point start) {
@@ -79,10 +87,12 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
       // Abandoned at exit: compiled here instead, where the exit's rules for this thread apply.
       std::lock_guard lock(c.mutex);
       c.entries.erase(key);
+      readiness_changed();
     } catch (...) {
       // A failed background compile: forget it so the next call compiles again, and report.
       std::lock_guard lock(c.mutex);
       c.entries.erase(key);
+      readiness_changed();
       throw;
     }
   }
@@ -94,6 +104,7 @@ Prepared prepare_cached(Device& device, std::uint64_t hash, const Work& work,
   done.set_value(exe);
   std::lock_guard lock(c.mutex);
   c.entries.emplace(key, done.get_future().share());
+  readiness_changed();
   return {std::move(exe), false, compile_s};
 }
 
@@ -106,6 +117,10 @@ Prepared prepare(Device& device, const ir::Kernel& kernel, std::uint64_t kernel_
 
 Prepared prepare(Device& device, const LibraryOp& op, std::string_view label) {
   return prepare_cached(device, scheduler::library_signature(op), op, label);
+}
+
+std::uint64_t readiness_epoch() {
+  return cache().epoch.load(std::memory_order_acquire);
 }
 
 bool ready(const Device& device, std::uint64_t kernel_hash) {
@@ -128,13 +143,17 @@ class PendingCompile {
   void compiled(std::shared_ptr<Executable> exe) {
     done_.set_value(std::move(exe));
     settled_ = true;
+    readiness_changed();
   }
   void failed(std::exception_ptr error) {
     done_.set_exception(std::move(error));
     settled_ = true;
+    readiness_changed();
   }
   ~PendingCompile() {
-    if (!settled_) done_.set_exception(std::make_exception_ptr(Cancelled()));
+    if (settled_) return;
+    done_.set_exception(std::make_exception_ptr(Cancelled()));
+    readiness_changed();
   }
 
  private:
@@ -165,6 +184,7 @@ void compile_in_background(Device& device, const ir::Kernel& kernel, std::string
     Cache& c = cache();
     std::lock_guard lock(c.mutex);
     c.entries.erase(key);
+    readiness_changed();
   }
 }
 

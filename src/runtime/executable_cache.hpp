@@ -29,6 +29,10 @@ Prepared prepare(Device& device, const LibraryOp& op, std::string_view label);
 // like the CPU, are always ready once asked).
 bool ready(const Device& device, std::uint64_t kernel_hash);
 
+// Moves whenever what ready() answers may have changed for any kernel and device (a compile
+// finished, failed or was abandoned, an entry was dropped): equal epochs, equal answers.
+std::uint64_t readiness_epoch();
+
 // Starts compiling on another thread unless an entry exists; returns at once.
 void compile_in_background(Device& device, const ir::Kernel& kernel, std::string_view label);
 

@@ -1,6 +1,7 @@
 #include "runtime/executor.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstring>
 #include <optional>
@@ -25,6 +26,37 @@ namespace switchyard::runtime {
 namespace {
 
 thread_local Candidate pinned;
+
+// The choice this thread's last plan made, for the same work coming again before any history
+// moves or any kernel's readiness changes (a tiny op in a loop): asking the scheduler again costs
+// a readiness check per candidate and a hashed lookup under a lock, ~0.3 us, 10-15% of such an
+// op.
+struct LastChoice {
+  static constexpr std::size_t kMaxInputs = 4;
+  const scheduler::Scheduler* scheduler = nullptr;  // never freed (Placement keeps every one)
+  std::uint64_t history_generation = 0;             // History::generation(), of every series
+  std::uint64_t readiness = 0;                      // readiness_epoch()
+  std::uint64_t compiled = 0;                       // bit c: compiled on candidate c
+  std::uint64_t signature = 0;
+  std::int64_t elements = 0;
+  bool result_to_host = false;
+  std::size_t input_count = 0;
+  std::array<scheduler::InputPlacement, kMaxInputs> inputs{};
+  Candidate first;
+  scheduler::Reason reason = scheduler::Reason::Forced;
+
+  bool same_work(const scheduler::Workload& w) const {
+    if (w.signature != signature || w.elements != elements || w.result_to_host != result_to_host ||
+        w.inputs.size() != input_count)
+      return false;
+    for (std::size_t i = 0; i < input_count; ++i)
+      if (w.inputs[i].on_host != inputs[i].on_host ||
+          w.inputs[i].device_mask != inputs[i].device_mask)
+        return false;
+    return true;
+  }
+};
+thread_local LastChoice last_choice;
 
 double seconds_between(TraceClock::time_point a, TraceClock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -152,15 +184,30 @@ class Plan {
            first_.device->info().id());
       return;
     }
+    // The same work as this thread's last plan, nothing moved since: the same choice.
+    LastChoice& last = last_choice;
+    const std::uint64_t history_generation = scheduler_->history().generation();
+    const std::uint64_t readiness = readiness_epoch();
+    if (last.scheduler == scheduler_ && last.history_generation == history_generation &&
+        last.readiness == readiness && last.same_work(w)) {
+      first_ = last.first;
+      reason_ = last.reason;
+      remembered_compiled_ = last.compiled;
+      return;
+    }
     const auto& models = scheduler_->models();
     compiled_.resize(models.size());
     bool all_compiled = true;
+    std::uint64_t compiled_mask = 0;
     for (std::size_t i = 0; i < models.size(); ++i) {
       compiled_[i] = ready(*choices.candidates[i].device, w.signature);
       all_compiled = all_compiled && compiled_[i];
+      compiled_mask |= std::uint64_t{compiled_[i]} << i;
     }
-    scheduler::Rent rent;
-    first_ = choices.candidates[scheduler_->choose(w, compiled_, &reason_, &rent)];
+    scheduler::Scheduler::ChoiceDetails choice;
+    first_ = choices.candidates[scheduler_->choose(w, compiled_, &choice)];
+    reason_ = choice.reason;
+    scheduler::Rent& rent = choice.rent;
     if (!has_routine(first_)) {  // only when no candidate fits: the best one with the routine
       for (const auto& e : scheduler_->decide(w, compiled_).ranking)
         if (has_routine(choices.candidates[e.candidate])) {
@@ -180,6 +227,26 @@ class Plan {
       background_ = choices.candidates[decision.ranking.front().candidate].device;
       compile_in_background(*background_, *kernel, label);
     }
+    // Kept only when using it again cannot differ from asking the scheduler: nothing charged per
+    // run (exploring, rent), no compile under way for it, ranked at the version history has now
+    // (not a choice the scheduler kept while history moved), few inputs.
+    const bool per_run_charges = reason_ == scheduler::Reason::Exploring || rent_charged(rent);
+    last = {};
+    if (!per_run_charges && reason_ != scheduler::Reason::CompileInBackground &&
+        has_routine(first_) && w.inputs.size() <= LastChoice::kMaxInputs &&
+        choice.version == scheduler_->version(w)) {
+      last.scheduler = scheduler_;
+      last.history_generation = history_generation;
+      last.readiness = readiness;
+      last.compiled = compiled_mask;
+      last.signature = w.signature;
+      last.elements = w.elements;
+      last.result_to_host = w.result_to_host;
+      last.input_count = w.inputs.size();
+      std::copy(w.inputs.begin(), w.inputs.end(), last.inputs.begin());
+      last.first = first_;
+      last.reason = reason_;
+    }
   }
 
   const Candidate& first() const { return first_; }
@@ -187,7 +254,7 @@ class Plan {
   std::optional<Candidate> next(const std::vector<Device*>& failed_devices) {
     if (!ranked_ && scheduler_) {
       ranked_ = true;
-      for (const auto& e : scheduler_->decide(w_, compiled_).ranking)
+      for (const auto& e : scheduler_->decide(w_, compiled()).ranking)
         rest_.push_back((*candidates_)[e.candidate]);
       // Devices still being calibrated in the background have no model yet, but can take the
       // work when every modelled one fails.
@@ -201,22 +268,32 @@ class Plan {
       rest_.erase(rest_.begin());
       const bool failed =
           std::find(failed_devices.begin(), failed_devices.end(), c.device) != failed_devices.end();
-      if (!failed && has_routine(c) && !device_health().disabled(c.device->info().id())) return c;
+      if (!failed && has_routine(c) && !device_health().disabled(c.device->info())) return c;
     }
     return std::nullopt;
   }
   // Charges this run's rent to each input that is not on the rent's candidate; due once what one
   // of them was charged reaches the cost of moving the inputs there.
   bool rent_is_due(const scheduler::Rent& rent, std::span<const Buffer* const> inputs) const {
-    const auto& model = scheduler_->models()[rent.candidate];
     bool due = false;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      const scheduler::InputPlacement& in = w_.inputs[i];
-      const bool there =
-          model.host_addressable ? in.on_host : (in.device_mask >> model.id.device & 1u) != 0;
-      if (!there && inputs[i]->charge_rent(rent.candidate, rent.lost_s) >= rent.move_s) due = true;
-    }
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (!input_on(rent.candidate, i) &&
+          inputs[i]->charge_rent(rent.candidate, rent.lost_s) >= rent.move_s)
+        due = true;
     return due;
+  }
+  // Whether any input is away from the rent's candidate: only those are charged.
+  bool rent_charged(const scheduler::Rent& rent) const {
+    if (rent.candidate < 0) return false;
+    for (std::size_t i = 0; i < w_.inputs.size(); ++i)
+      if (!input_on(rent.candidate, i)) return true;
+    return false;
+  }
+  // Whether input i is valid where candidate c runs.
+  bool input_on(int c, std::size_t i) const {
+    const auto& model = scheduler_->models()[c];
+    const scheduler::InputPlacement& in = w_.inputs[i];
+    return model.host_addressable ? in.on_host : (in.device_mask >> model.id.device & 1u) != 0;
   }
   bool more_possible() const { return !pinned.device && (scheduler_ || !rest_.empty()); }
   // Whether c's device can run the work (dense solvers exist on some devices only).
@@ -227,7 +304,13 @@ class Plan {
   // The scheduler whose history learns from this run (also for pinned work).
   scheduler::Scheduler* learner() const { return learner_; }
   scheduler::Reason reason() const { return reason_; }
-  const std::vector<bool>& compiled() const { return compiled_; }
+  const std::vector<bool>& compiled() const {
+    if (remembered_compiled_)  // made only when asked: rarely, on the path that reused a choice
+      for (std::size_t c = 0; c < scheduler_->models().size(); ++c)
+        compiled_.push_back((*remembered_compiled_ >> c & 1) != 0);
+    remembered_compiled_.reset();
+    return compiled_;
+  }
   Device* compiling_in_background() const { return background_; }
 
  private:
@@ -235,7 +318,8 @@ class Plan {
   const std::vector<Candidate>* candidates_;  // of the scheduler this plan uses
   scheduler::Scheduler* scheduler_ = nullptr;
   scheduler::Scheduler* learner_ = nullptr;
-  std::vector<bool> compiled_;
+  mutable std::vector<bool> compiled_;
+  mutable std::optional<std::uint64_t> remembered_compiled_;  // compiled_ as LastChoice kept it
   Candidate first_;
   std::vector<Candidate> rest_;
   bool ranked_ = false;
@@ -256,7 +340,7 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
   std::vector<Device*> failed_devices;
   std::optional<Candidate> candidate = plan.first();
   // A device disabled for failing repeatedly is not tried again, unless the work is pinned there.
-  if (plan.more_possible() && device_health().disabled(candidate->device->info().id()))
+  if (plan.more_possible() && device_health().disabled(candidate->device->info()))
     candidate = plan.next(failed_devices);
   const Candidate chosen = candidate ? *candidate : Candidate{};
   ExplainRecorder* explain = ExplainRecorder::active();

@@ -276,14 +276,18 @@ std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& c
   return XXH3_64bits_withSeed(words.data(), used * sizeof(std::uint64_t), h);
 }
 
+std::uint64_t Scheduler::version(const Workload& w) const {
+  const int bucket = size_bucket(w.elements);
+  return history_.generation(w.signature, bucket) +
+         history_.generation(placed_signature(w), bucket);
+}
+
 // The hot path: a cache hit is one hash of a few words, one shared lock and one map lookup;
 // about 30 ns of CPU (median, 4 candidates, 3 inputs) in bench/scheduler_bench.cpp.
-int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reason* reason,
-                      Rent* rent) {
+int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled,
+                      ChoiceDetails* details) {
   const std::uint64_t key = cache_key(w, compiled);
-  const int bucket = size_bucket(w.elements);
-  const std::uint64_t generation =
-      history_.generation(w.signature, bucket) + history_.generation(placed_signature(w), bucket);
+  const std::uint64_t generation = version(w);
   std::optional<int> previous;
   {
     std::shared_lock lock(cache_mutex_);
@@ -291,8 +295,7 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
     if (it != decisions_.end()) {
       const CachedChoice& cached = it->second;
       if (cached.generation == generation || use_stale(cached, generation)) {
-        if (reason) *reason = cached.reason;
-        if (rent) *rent = cached.rent;
+        if (details) *details = {cached.reason, cached.rent, cached.generation};
         if (cached.reason == Reason::Exploring) charge_exploration(w, cached.explore_cost_s);
         return cached.candidate;
       }
@@ -315,8 +318,7 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled, Reas
                      decided_at,
                      std::chrono::duration<double>(ranking).count()};
   lock.unlock();
-  if (reason) *reason = d.reason;
-  if (rent) *rent = d.rent;
+  if (details) *details = {d.reason, d.rent, generation};
   if (d.reason == Reason::Exploring) charge_exploration(w, d.explore_cost_s);
   return d.chosen;
 }

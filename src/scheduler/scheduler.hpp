@@ -120,13 +120,22 @@ class Scheduler {
   // `compiled[i]` says whether the kernel is ready on candidate i (empty: all ready).
   Decision decide(const Workload& w, const std::vector<bool>& compiled = {}) const;
 
+  // What choose() knows besides the candidate.
+  struct ChoiceDetails {
+    Reason reason = Reason::LowestPredicted;  // as cached_reason() would say, without a lookup
+    Rent rent;                                // what leaving the inputs where they are costs
+    std::uint64_t version = 0;                // version(w) when the choice was ranked
+  };
   // Hot path: the cached choice for (signature, size bucket, residency, result-to-host, which
   // candidates are compiled), falling back to decide() on a miss or when history has moved since
-  // it was cached; a previous choice is then kept unless beaten by the hysteresis margin.
-  // `reason`, when given, receives why (as cached_reason() would, without a second lookup);
-  // `rent`, what leaving the inputs where they are costs this run (Rent).
-  int choose(const Workload& w, const std::vector<bool>& compiled = {}, Reason* reason = nullptr,
-             Rent* rent = nullptr);
+  // it was cached (SchedulerOptions::decide_share); a previous choice is then kept unless beaten
+  // by the hysteresis margin. `details`, when given, receives the rest of the choice.
+  int choose(const Workload& w, const std::vector<bool>& compiled = {},
+             ChoiceDetails* details = nullptr);
+  // The version of the history w's choice depends on (moved by its kernel's and size's series):
+  // a choice ranked at the version it has now (ChoiceDetails::version) was not kept while
+  // history moved (SchedulerOptions::decide_share).
+  std::uint64_t version(const Workload& w) const;
   // Why choose() last picked what it did for this key (KeptByHysteresis shows only here, since
   // decide() has no memory); nullopt before the first choose().
   std::optional<Reason> cached_reason(const Workload& w,
