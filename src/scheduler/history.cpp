@@ -85,6 +85,7 @@ History::History(const History& other) {
   series_ = other.series_;
   clock_ = other.clock_;
   generation_ = other.generation();
+  mark_present_as(other);
 }
 
 History& History::operator=(const History& other) {
@@ -92,9 +93,36 @@ History& History::operator=(const History& other) {
   std::scoped_lock lock(mutex_, other.mutex_);
   series_ = other.series_;
   clock_ = other.clock_;
+  mark_present_as(other);
   generation_ = std::max(generation(), other.generation()) + 1;
   replaced_.fetch_add(1, std::memory_order_acq_rel);
   return *this;
+}
+
+namespace {
+
+std::pair<std::size_t, std::uint64_t> presence_bit(std::uint64_t signature) {
+  const std::uint64_t bit = (signature * 0x9e3779b97f4a7c15ull) >> 52;  // of 4096
+  return {static_cast<std::size_t>(bit >> 6), std::uint64_t{1} << (bit & 63)};
+}
+
+}  // namespace
+
+void History::mark_present(std::uint64_t signature) {
+  const auto [word, bit] = presence_bit(signature);
+  if (!(present_[word].load(std::memory_order_relaxed) & bit))
+    present_[word].fetch_or(bit, std::memory_order_release);
+}
+
+bool History::maybe_present(std::uint64_t signature) const {
+  const auto [word, bit] = presence_bit(signature);
+  return (present_[word].load(std::memory_order_acquire) & bit) != 0;
+}
+
+void History::mark_present_as(const History& other) {
+  for (std::size_t i = 0; i < kPresenceWords; ++i)
+    present_[i].fetch_or(other.present_[i].load(std::memory_order_acquire),
+                         std::memory_order_release);
 }
 
 void History::add_sample(Series& series, double seconds) {
@@ -111,6 +139,7 @@ void History::record(const HistoryKey& key, double seconds) {
   if (!is_duration(seconds)) return;
   std::lock_guard lock(mutex_);
   Series& series = series_[key];
+  mark_present(key.signature);
   // Until the window is full of this process's samples the count grows, and with it the weight
   // the scheduler gives the estimate (Measured::weight): that moves decisions as much as a moving
   // estimate does.
@@ -147,6 +176,7 @@ int History::samples(const HistoryKey& key) const {
 }
 
 History::Measured History::measured(const HistoryKey& key) const {
+  if (!maybe_present(key.signature)) return {};
   std::lock_guard lock(mutex_);
   const auto it = series_.find(key);
   if (it == series_.end()) return {};
@@ -156,6 +186,7 @@ History::Measured History::measured(const HistoryKey& key) const {
 
 std::vector<History::BucketEstimate> History::estimates(std::uint64_t signature) const {
   std::vector<BucketEstimate> out;
+  if (!maybe_present(signature)) return out;
   out.reserve(8);  // a few candidates at a few sizes: one allocation on the decision's path
   std::lock_guard lock(mutex_);
   // Keys sort by signature first: the signature's series are one range of the map.
@@ -177,6 +208,7 @@ void History::merge_measured(const History& other) {
     const auto n = std::min(static_cast<std::size_t>(theirs.measured), theirs.samples_s.size());
     if (n == 0) continue;
     Series& series = series_[key];
+    mark_present(key.signature);
     for (std::size_t i = theirs.samples_s.size() - n; i < theirs.samples_s.size(); ++i)
       add_sample(series, theirs.samples_s[i]);
     series.measured = std::min(series.measured + static_cast<int>(n), kWindow);
@@ -234,6 +266,7 @@ History History::from_json(const nlohmann::json& j) {
     if (samples.empty())
       throw nlohmann::json::other_error::create(502, "history entry without samples", &entry);
     Series& series = h.series_[key];
+    h.mark_present(key.signature);
     for (const auto& sample : samples) {
       if (!sample.is_number() || !is_duration(sample.get<double>()) ||
           sample.get<double>() > kMaxSample_s)

@@ -113,8 +113,16 @@ class History {
     return ((signature ^ static_cast<std::uint64_t>(bucket)) * 0x9e3779b97f4a7c15ull) >> 54;
   }
 
+  // One bit per signature hash, set once a series of that signature exists (never cleared): a
+  // lookup of a signature never measured, most of what a group decision prices, takes no lock.
+  static constexpr std::size_t kPresenceWords = 64;
+  void mark_present(std::uint64_t signature);
+  bool maybe_present(std::uint64_t signature) const;
+  void mark_present_as(const History& other);  // every bit `other` has
+
   mutable std::mutex mutex_;  // guards series_ and clock_
   std::map<HistoryKey, Series> series_;
+  std::array<std::atomic<std::uint64_t>, kPresenceWords> present_{};
   std::uint64_t clock_ = 0;  // the largest Series::used
   std::atomic<std::uint64_t> generation_ = 0;
   std::atomic<std::uint64_t> replaced_ = 0;  // bumped when the whole history is replaced
