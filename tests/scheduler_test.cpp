@@ -597,9 +597,12 @@ TEST(Choose, RankingAgainWhenHistoryMovesCostsAtMostItsShareOfTheTime) {
   const double elapsed_s = run(bounded);
   const auto stats = bounded.ranking_stats();
   EXPECT_GT(stats.rankings, 1);
-  // A slack of 1 ms for the last ranking, which no bound covers (a ranking takes microseconds).
-  EXPECT_LE(stats.ranking_s, bounded.options().decide_share * elapsed_s + 1e-3)
-      << stats.rankings << " rankings in " << elapsed_s << " s";
+  // Each ranking is followed by 1 / decide_share times its own time without one: all but the
+  // last fit in that share of the time (the longest stands for the last, which a thread
+  // descheduled in the middle of it may make milliseconds long on a loaded machine).
+  EXPECT_LE(stats.ranking_s - stats.longest_s, bounded.options().decide_share * elapsed_s)
+      << stats.rankings << " rankings in " << elapsed_s << " s, the longest " << stats.longest_s
+      << " s";
 }
 
 TEST(Choose, HysteresisPreventsFlappingButAClearWinnerTakesOver) {

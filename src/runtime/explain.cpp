@@ -65,12 +65,14 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
                               e.predicted.launch_s, e.predicted.compute_s, e.predicted.total_s(),
                               e.measured_s, e.expected_s, e.fits, e.compiled, e.has_routine});
     }
-    if (auto flip = scheduler->break_even(w)) {
+    // From the ranking shown (kernels compiled where they are now), so that what it flips to is
+    // never the ranking's own best.
+    if (auto flip = scheduler->break_even(w, compiled)) {
       r.break_even_elements = *flip;
       const scheduler::Workload at =
           scheduler::scaled(w, static_cast<double>(*flip) / static_cast<double>(w.elements));
       r.break_even_choice =
-          scheduler->models()[scheduler->decide(at).ranking.front().candidate].name;
+          scheduler->models()[scheduler->decide(at, compiled).ranking.front().candidate].name;
     }
   }
   out_.kernels.push_back(std::move(r));

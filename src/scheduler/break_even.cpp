@@ -12,10 +12,13 @@ constexpr double kPrecision = 1.05;  // bisection stops when the bracket is this
 
 }  // namespace
 
-std::optional<std::int64_t> Scheduler::break_even(const Workload& w) const {
+std::optional<std::int64_t> Scheduler::break_even(const Workload& w,
+                                                  const std::vector<bool>& compiled) const {
   if (w.elements < 1) return std::nullopt;
   // The best candidate, not the one a decision explores: exploring is not where work belongs.
-  const auto best = [&](const Workload& at) { return decide(at).ranking.front().candidate; };
+  const auto best = [&](const Workload& at) {
+    return decide(at, compiled).ranking.front().candidate;
+  };
   const int base = best(w);
   const auto flips = [&](double factor) { return best(scaled(w, factor)) != base; };
   // Geometric bisection between a factor that keeps the choice and one that changes it; the

@@ -306,8 +306,13 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled,
   const Decision d = redecide(w, compiled, previous);
   const auto decided_at = std::chrono::steady_clock::now();
   const auto ranking = decided_at - ranking_start;
+  const std::int64_t ranking_ns = std::chrono::nanoseconds(ranking).count();
   rankings_.fetch_add(1, std::memory_order_relaxed);
-  ranking_ns_.fetch_add(std::chrono::nanoseconds(ranking).count(), std::memory_order_relaxed);
+  ranking_ns_.fetch_add(ranking_ns, std::memory_order_relaxed);
+  for (std::int64_t longest = longest_ranking_ns_.load(std::memory_order_relaxed);
+       ranking_ns > longest && !longest_ranking_ns_.compare_exchange_weak(
+                                   longest, ranking_ns, std::memory_order_relaxed);) {
+  }
   std::unique_lock lock(cache_mutex_);
   if (decisions_.size() >= kMaxCachedDecisions) decisions_.clear();
   decisions_[key] = {d.chosen,
@@ -334,7 +339,8 @@ bool Scheduler::use_stale(const CachedChoice& cached, std::uint64_t generation) 
 
 Scheduler::RankingStats Scheduler::ranking_stats() const {
   return {rankings_.load(std::memory_order_relaxed),
-          1e-9 * static_cast<double>(ranking_ns_.load(std::memory_order_relaxed))};
+          1e-9 * static_cast<double>(ranking_ns_.load(std::memory_order_relaxed)),
+          1e-9 * static_cast<double>(longest_ranking_ns_.load(std::memory_order_relaxed))};
 }
 
 std::optional<Reason> Scheduler::cached_reason(const Workload& w,

@@ -113,6 +113,7 @@ class Scheduler {
   struct RankingStats {
     std::int64_t rankings = 0;
     double ranking_s = 0;
+    double longest_s = 0;  // the longest ranking (a thread descheduled in one lengthens it)
   };
   RankingStats ranking_stats() const;
 
@@ -160,10 +161,12 @@ class Scheduler {
   // A whole run of the group, placed as its steps' candidates say, took `seconds`.
   void record_group(std::span<const GroupStep> steps, double seconds);
 
-  // The size (elements) nearest to w.elements at which the chosen candidate changes, searching
-  // a factor of 10^4 each way (bytes and flops scaled with the elements, every candidate
-  // compiled); nullopt when the choice never flips there.
-  std::optional<std::int64_t> break_even(const Workload& w) const;
+  // The size (elements) nearest to w.elements at which the best-ranked candidate changes,
+  // searching a factor of 10^4 each way (bytes and flops scaled with the elements, `compiled` as
+  // decide() takes it: the ranking it starts from is decide(w, compiled)'s); nullopt when the
+  // choice never flips there.
+  std::optional<std::int64_t> break_even(const Workload& w,
+                                         const std::vector<bool>& compiled = {}) const;
 
  private:
   struct CachedChoice {
@@ -238,9 +241,9 @@ class Scheduler {
   History history_;
   mutable std::shared_mutex cache_mutex_;  // guards decisions_
   std::unordered_map<std::uint64_t, CachedChoice> decisions_;
-  std::atomic<std::int64_t> rankings_ = 0, ranking_ns_ = 0;  // RankingStats
-  mutable std::mutex ledger_mutex_;                          // guards ledgers_
-  std::unordered_map<std::uint64_t, Ledger> ledgers_;        // by kernel signature
+  std::atomic<std::int64_t> rankings_ = 0, ranking_ns_ = 0, longest_ranking_ns_ = 0;
+  mutable std::mutex ledger_mutex_;                    // guards ledgers_
+  std::unordered_map<std::uint64_t, Ledger> ledgers_;  // by kernel signature
 };
 
 }  // namespace switchyard::scheduler
