@@ -313,10 +313,8 @@ TEST(CaptureFallback, ADeviceFailingDuringAReplayRunsTheFunctionAgainElsewhere) 
 // load could) is placed anew as a whole once its replays have measured it: the scheduler expects
 // another placement of the whole step faster by its margin, and the next call records it so.
 TEST(CapturePlacement, AStepRecordedWhereItRunsSlowlyMovesAsAWhole) {
-  const auto ids = testing_support::device_ids();
-  const auto other = std::find_if(ids.begin(), ids.end(),
-                                  [](const std::string& id) { return !id.starts_with("cpu:"); });
-  if (other == ids.end()) GTEST_SKIP() << "needs a device besides the host to record on";
+  const auto other = testing_support::device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host to record on";
   constexpr std::int64_t n = 1000;
   // Two launches: the sum, then the product that reads it.
   const auto step = [](std::span<const Array> in) {

@@ -261,10 +261,8 @@ TEST_F(Explain, FallbackIsReportedWithWhereTheWorkActuallyRan) {
 // A tiny op run again and again reuses its last choice without asking the scheduler; history
 // that moves must still move it, at once.
 TEST_F(Explain, ATinyOpInALoopFollowsHistoryThatMoves) {
-  const auto ids = testing_support::device_ids();
-  const auto other = std::find_if(ids.begin(), ids.end(),
-                                  [](const std::string& id) { return !id.starts_with("cpu:"); });
-  if (other == ids.end()) GTEST_SKIP() << "needs a device besides the host";
+  const auto other = testing_support::device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
   constexpr std::int64_t n = 100;
   const Array a = Array::from_vector(values(n, 1, 0)), b = Array::from_vector(values(n, 2, 1));
   {

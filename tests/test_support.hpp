@@ -130,6 +130,13 @@ inline std::vector<std::string> device_ids() {
   return ids;
 }
 
+// The first device that is not the host, when there is one.
+inline std::optional<std::string> device_besides_the_host() {
+  for (const auto& id : device_ids())
+    if (!id.starts_with("cpu:")) return id;
+  return std::nullopt;
+}
+
 // The failures metrics count on one device since the last reset_metrics().
 inline std::int64_t failures_on(const std::string& id) {
   for (const auto& d : metrics().devices)
