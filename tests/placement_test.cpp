@@ -2,10 +2,12 @@
 // that is faster with it there (scheduler::Rent), data read once stays where it is.
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "backends/registry.hpp"
+#include "runtime/buffer.hpp"
 #include "runtime/placement.hpp"
 #include "switchyard/switchyard.hpp"
 #include "test_support.hpp"
@@ -127,6 +129,83 @@ TEST_F(ReusedData, InputsReadOnceNeverMove) {
     const ExecutionRecord r = run_multiply(filled(3), filled(4));
     EXPECT_EQ(r.device, host_) << "run " << run << ": " << r.chosen_reason;
   }
+}
+
+// A join's result is written piece by piece into storage that starts out living nowhere: the
+// pieces move to the device that writes them, and nothing of the result moves there first.
+TEST(JoinPlacement, OnlyThePiecesMoveToTheDeviceThatWritesThem) {
+  const auto other = device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
+  constexpr std::int64_t n = 1 << 16;
+  std::vector<float> a_values(n), b_values(n / 2);
+  for (std::int64_t i = 0; i < n; ++i) a_values[i] = static_cast<float>(i);
+  for (std::int64_t i = 0; i < n / 2; ++i) b_values[i] = -static_cast<float>(i);
+  const Array a = Array::from_vector(a_values), b = Array::from_vector(b_values);
+  reset_metrics();
+  Array joined;
+  {
+    const DeviceScope there(*other);
+    joined = concatenate(std::vector<Array>{a, b});
+    eval(joined);
+  }
+  EXPECT_EQ(metrics().totals.bytes_moved, (a_values.size() + b_values.size()) * sizeof(float));
+  EXPECT_EQ(joined.locations(), std::vector<std::string>{*other});
+  std::vector<float> expected = a_values;
+  expected.insert(expected.end(), b_values.begin(), b_values.end());
+  EXPECT_EQ(joined.to_vector<float>(), expected);
+}
+
+// Whether eager work's result is expected back on the host (Workload::result_to_host) follows
+// where its inputs live: on the host alone, yes; with a copy on a device too, it stays there;
+// storage not yet written says nothing.
+TEST(ResultPlacement, ExpectedOnTheHostOnlyWhenEveryInputLivesOnTheHostAlone) {
+  const auto other = device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
+  const Array host_only = Array::from_vector(std::vector<float>(64, 1.0f));
+  const Array both = Array::from_vector(std::vector<float>(64, 2.0f));
+  {
+    const DeviceScope there(*other);
+    eval(both * 3.0f);  // reads `both` there: a copy of it stays there
+  }
+  ASSERT_EQ(both.locations(), (std::vector<std::string>{"host", *other}));
+  const auto unwritten = Buffer::allocate_unwritten(256);
+  const auto result_to_host = [](std::vector<const Buffer*> inputs) {
+    scheduler::Workload w;
+    runtime::add_residency(w, inputs);
+    return w.result_to_host;
+  };
+  EXPECT_TRUE(result_to_host({host_only.buffer().get()}));
+  EXPECT_TRUE(result_to_host({host_only.buffer().get(), unwritten.get()}));
+  EXPECT_FALSE(result_to_host({host_only.buffer().get(), both.buffer().get()}));
+  EXPECT_FALSE(result_to_host({both.buffer().get()}));
+}
+
+// A strided operand of a product is copied into contiguous storage first. That copy's result is
+// read by the product, wherever the product runs: unlike the same copy on its own, it is not
+// priced as coming back to the host.
+TEST(ResultPlacement, AProductsOperandIsNotExpectedBackOnTheHost) {
+  const auto other = device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
+  constexpr std::int64_t n = 512;
+  const Array x = Array::uniform({n, 2 * n}, 1);
+  const Array y = Array::uniform({n, n}, 2);
+  eval(x, y);
+  const Array every_other_column = x.slice(1, 0, 2 * n, 2);  // strided: BLAS cannot read it
+  // The other device's predicted transfer for the copy kernel (the first one explained).
+  const auto copy_transfer_s = [&](const std::function<void()>& work) {
+    const Explanation e = explain(work);
+    EXPECT_FALSE(e.kernels.empty());
+    if (e.kernels.empty()) return 0.0;
+    EXPECT_EQ(e.kernels.front().kernel, "copy float32");
+    for (const CandidateReport& c : e.kernels.front().candidates)
+      if (c.name == *other) return c.transfer_s;
+    ADD_FAILURE() << "no candidate " << *other;
+    return 0.0;
+  };
+  const double alone_s = copy_transfer_s([&] { eval(every_other_column.copy()); });
+  const double as_operand_s = copy_transfer_s([&] { eval(matmul(every_other_column, y)); });
+  // Alone: its input in and its result (n² floats) out; as an operand: its input in only.
+  EXPECT_GT(alone_s, 1.2 * as_operand_s) << "alone " << alone_s << " s, operand " << as_operand_s;
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 #include "ops/contiguous.hpp"
 
 #include "expr/node.hpp"
+#include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
 
 Array contiguous_storage(const Array& a) {
+  const runtime::MakingLibraryOperands operands;
   Array stored = a;
   if (a.node()) {
     eval(a);

@@ -2,6 +2,9 @@
 // axis outermost in memory, so that each piece's part of it is one contiguous block: the piece's
 // pending expression is realised straight into that block (Array::assign), one kernel per piece
 // and no intermediate copy. The result is returned as the view that puts the axes back in order.
+// Its storage starts unwritten, living nowhere: the first piece's kernel runs where the scheduler
+// places it and the storage lives there, so joining data kept on a device does not pull the
+// whole result to the host.
 #include <string>
 #include <vector>
 
@@ -53,7 +56,7 @@ Array join(std::span<const Array> arrays, int axis) {
   const std::vector<int> order = axis_first(axis, rank);
   Shape stored;
   for (int d : order) stored.push_back(shape[d]);
-  const Array storage(Buffer::allocate_host(byte_count(stored, dtype)), dtype, stored,
+  const Array storage(Buffer::allocate_unwritten(byte_count(stored, dtype)), dtype, stored,
                       contiguous_strides(stored), 0);
   std::int64_t start = 0;
   for (const Array& a : arrays) {

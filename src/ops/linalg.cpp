@@ -178,6 +178,9 @@ Array matmul(const Array& a_in, const Array& b_in) {
   if (!is_floating(t) || (a_vector && b_vector)) return product_sum(a_in, b_in, t);
   const Array fa = a.dtype() == t ? a : a.astype(t);
   const Array fb = b.dtype() == t ? b : b.astype(t);
+  // The operands realised here, and the strided ones copied when the product reads them, are
+  // the product's: made where it will run.
+  const runtime::MakingLibraryOperands operands;
   realize_operands(fa, fb);
   if (batch.empty() && b_vector) return gemv(fa, fb.reshape({k}));
   if (batch.empty() && a_vector) return gemv(fb.transpose(), fa.reshape({k}));

@@ -15,6 +15,12 @@ std::shared_ptr<Buffer> Buffer::allocate_host(std::size_t bytes) {
   return b;
 }
 
+std::shared_ptr<Buffer> Buffer::allocate_unwritten(std::size_t bytes) {
+  std::shared_ptr<Buffer> b(new Buffer(bytes));
+  if (auto* recorder = runtime::Recorder::active()) recorder->note_created(b.get());
+  return b;
+}
+
 std::shared_ptr<Buffer> Buffer::borrow_host(void* data, std::size_t bytes,
                                             std::function<void()> release) {
   std::shared_ptr<Buffer> b(new Buffer(bytes));
@@ -52,6 +58,12 @@ Buffer::~Buffer() {
 bool Buffer::valid_on_host() const {
   std::lock_guard lock(mutex_);
   return host_valid_;
+}
+
+bool Buffer::unwritten() const {
+  std::lock_guard lock(mutex_);
+  return !host_valid_ && std::none_of(device_copies_.begin(), device_copies_.end(),
+                                      [](const DeviceCopy& c) { return c.valid; });
 }
 
 bool Buffer::valid_on(const Device& device) const {

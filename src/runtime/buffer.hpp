@@ -35,6 +35,9 @@ class Buffer {
   // Caller's memory used in place; `release` runs when the last array using it goes away.
   static std::shared_ptr<Buffer> borrow_host(void* data, std::size_t bytes,
                                              std::function<void()> release);
+  // Storage no one has written yet: it lives nowhere, so the first kernel that writes part of it
+  // places it wherever it runs, with nothing to move in (a join's result, written piece by piece).
+  static std::shared_ptr<Buffer> allocate_unwritten(std::size_t bytes);
   // Memory on `device` only, to be written by a kernel there before it is read.
   static std::shared_ptr<Buffer> allocate_on(Device& device, std::size_t bytes);
   // Caller's memory on `device` (not host-addressable) used in place, valid there only; a host
@@ -62,6 +65,8 @@ class Buffer {
   std::vector<std::shared_ptr<void>> take_pending_readers();
 
   bool valid_on_host() const;
+  // No copy holds data yet: reading it anywhere moves nothing (allocate_unwritten, allocate_on).
+  bool unwritten() const;
   bool valid_on(const Device& device) const;
   // Where valid copies are, as the scheduler sees it (bit i of device_mask = devices[i]); one
   // lock for all of it, since this runs for every input of every kernel.

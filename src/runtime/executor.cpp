@@ -103,7 +103,7 @@ auto acquire_memory(Device& device, std::size_t bytes, const Acquire& acquire) {
 // The operand for `a` on `device`, copying it there first when needed (timed and traced).
 Operand operand_on(Device& device, const View& a, StageTimes& t) {
   Buffer& b = *a.buffer;
-  if (b.valid_on(device)) return {b.read_on(device), a.dtype, a.offset, a.strides};
+  if (b.valid_on(device) || b.unwritten()) return {b.read_on(device), a.dtype, a.offset, a.strides};
   maybe_inject(device.info(), FaultStage::Allocate, b.bytes());
   const auto start = TraceClock::now();
   const DeviceMemory memory = b.read_on(device);
@@ -452,6 +452,17 @@ std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
   return acquire_memory(device, bytes, [&] { return Buffer::allocate_on(device, bytes); });
 }
 
+namespace {
+thread_local int making_library_operands = 0;
+}  // namespace
+
+MakingLibraryOperands::MakingLibraryOperands() {
+  ++making_library_operands;
+}
+MakingLibraryOperands::~MakingLibraryOperands() {
+  --making_library_operands;
+}
+
 const Candidate& pinned_candidate() {
   return pinned;
 }
@@ -524,6 +535,7 @@ std::vector<View> realize(const Group& g) {
   // unwritten comes along to the device that runs it.
   for (const View& d : g.destinations) buffers[placed++] = d.buffer.get();
   add_residency(w, std::span(buffers, placed));
+  if (making_library_operands > 0) w.result_to_host = false;
   const auto& label = cached_label(w.signature, [&] { return kernel_label(kernel); });
   Recorder* recorder = Recorder::active();
   if (recorder) recorder->check_destinations(g.destinations);

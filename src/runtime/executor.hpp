@@ -58,6 +58,18 @@ std::vector<View> realize(const Group& group);
 // retries once.
 std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes);
 
+// While one is alive on a thread, the kernels the thread runs make the operands of a library op
+// that runs next (a realised or copied gemm, FFT or sort operand): their results are read where
+// that op runs, so they are not expected back on the host (Workload::result_to_host), and a
+// chain of such steps can follow its data to a device.
+class MakingLibraryOperands {
+ public:
+  MakingLibraryOperands();
+  ~MakingLibraryOperands();
+  MakingLibraryOperands(const MakingLibraryOperands&) = delete;
+  MakingLibraryOperands& operator=(const MakingLibraryOperands&) = delete;
+};
+
 // The candidate this thread's work is pinned to by a DeviceScope (device null when none).
 const Candidate& pinned_candidate();
 void pin_candidate(const Candidate& candidate);

@@ -112,12 +112,18 @@ void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs
   const auto devices = Registry::instance().devices();
   w.inputs.clear();
   // Eager work does not say whether its result will be read on the host next. Assume it will
-  // when every input is on the host (the data lives there), and that it stays on the device
-  // when an input already lives on one (the caller keeps work there).
+  // when every input lives on the host alone (the data lives there), and that it stays on a
+  // device when an input has a copy on one, even beside the host's: work with that data ran
+  // there before, and will again (a device pinned once, a matrix moved for the steps that read
+  // it). Storage no one has written yet lives nowhere and says nothing.
+  std::uint32_t device_bits = 0;  // bits of the devices that are not the host
+  for (std::size_t i = 0; i < devices.size() && i < 32; ++i)
+    if (!devices[i]->info().host_addressable) device_bits |= 1u << i;
   w.result_to_host = true;
   for (const Buffer* b : inputs) {
-    w.inputs.push_back(b->placement(devices));
-    w.result_to_host = w.result_to_host && w.inputs.back().on_host;
+    const scheduler::InputPlacement& in = w.inputs.emplace_back(b->placement(devices));
+    if (!in.on_host && in.device_mask == 0) continue;  // unwritten
+    w.result_to_host = w.result_to_host && in.on_host && !(in.device_mask & device_bits);
   }
 }
 

@@ -13,6 +13,9 @@ struct DemoOptions {
   std::string workload;  // empty: all
   std::optional<std::int64_t> n;
   bool quick = false;  // small sizes, one timed run each (for tests)
+  // Over the table: explain's report of auto's run for each row where auto is more than 10%
+  // slower than the best device.
+  bool explain = false;
   std::string json_path = "switchyard-demo.json";
 };
 int demo(const DemoOptions& options);

@@ -103,6 +103,7 @@ struct Row {
   std::vector<Cell> devices;  // one per device id, in order
   Cell automatic;
   AutoChoice choice;
+  std::string report;  // explain's, of auto's run
   // Over every run on auto (warm-up and explain's included): the work's time, and the time of
   // the runs placed on a device to measure it.
   double auto_work_s = 0, explored_s = 0;
@@ -134,6 +135,8 @@ nlohmann::json rows_json(const std::vector<std::string>& ids, const std::vector<
     row["auto"]["reason"] = r.choice.reason;
     const std::optional<double> regret = r.regret();
     row["auto"]["over_best_pinned"] = regret ? nlohmann::json(*regret) : nlohmann::json(nullptr);
+    row["auto"]["work_s"] = r.auto_work_s;
+    row["auto"]["explored_s"] = r.explored_s;
     j["rows"].push_back(row);
   }
   return j;
@@ -166,7 +169,7 @@ void print_table(const std::vector<std::string>& ids, const std::vector<Row>& ro
 // every cell of the row fails with that error.
 Row run_row(const DemoWorkload& w, std::int64_t n, const std::vector<std::string>& ids, int runs,
             double budget_s, Progress& progress) {
-  Row row{w.name, w.describe(n), n, {}, {}, {}};
+  Row row{w.name, w.describe(n), n, {}, {}, {}, {}};
   std::function<void()> work;
   Cell unprepared;
   try {
@@ -190,7 +193,9 @@ Row run_row(const DemoWorkload& w, std::int64_t n, const std::vector<std::string
     Cell cell = time_work(work, runs, budget_s);
     if (cell.seconds) {
       try {
-        row.choice = auto_choice(switchyard::explain(work));
+        const Explanation explained = switchyard::explain(work);
+        row.choice = auto_choice(explained);
+        row.report = explained.to_string();
       } catch (const Error& e) {
         cell = {std::nullopt, first_line(e)};
       }
@@ -239,6 +244,11 @@ int demo(const DemoOptions& options) {
   for (const auto& [w, n] : jobs) rows.push_back(run_row(*w, n, ids, runs, budget_s, progress));
 
   print_table(ids, rows);
+  if (options.explain)
+    for (const Row& r : rows)
+      if (r.regret() && *r.regret() > 1.1)
+        fmt::print("\n  auto on {} n={} ({:.2f}x the best device), as explain reports it:\n{}",
+                   r.workload, r.n, *r.regret(), r.report);
   const double total_s = seconds_since(start);
   double auto_work_s = 0, explored_s = 0;
   for (const Row& r : rows) auto_work_s += r.auto_work_s, explored_s += r.explored_s;

@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
   demo->add_option("--n", demo_n, "run at this size only (what n means depends on the workload)");
   demo->add_option("--json", demo_options.json_path, "where to write the table as JSON");
   demo->add_flag("--quick", demo_options.quick, "small sizes only, one timed run each");
+  demo->add_flag("--explain", demo_options.explain,
+                 "print explain's report of auto's run for each row where auto is >10% slower");
 
   bool quick = false;
   auto* calibrate = app.add_subcommand(

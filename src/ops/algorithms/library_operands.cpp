@@ -22,6 +22,7 @@ void require_array(std::string_view fn, const Array& a) {
 }
 
 Array contiguous_operand(const Array& a) {
+  const runtime::MakingLibraryOperands operands;
   const Array s = stored(a);
   return s.is_contiguous() ? s : stored(s.copy());
 }
