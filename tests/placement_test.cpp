@@ -186,6 +186,7 @@ TEST(ResultPlacement, ExpectedOnTheHostOnlyWhenEveryInputLivesOnTheHostAlone) {
 TEST(ResultPlacement, AProductsOperandIsNotExpectedBackOnTheHost) {
   const auto other = device_besides_the_host();
   if (!other) GTEST_SKIP() << "needs a device besides the host";
+  ASSERT_TRUE(scheduler_knows_every_device()) << "a device was not calibrated within 30 s";
   constexpr std::int64_t n = 512;
   const Array x = Array::uniform({n, 2 * n}, 1);
   const Array y = Array::uniform({n, n}, 2);

@@ -692,9 +692,13 @@ TEST(Choose, ExploresACloseUnmeasuredCandidateUntilItsHistoryIsTrusted) {
                b_s = estimate_of(s.decide(w), 1).expected_s;
   s.record(w, 0, a_s);
   // b cannot be ruled out by its model alone: it is tried until its history is trusted...
+  // (each exploring choice names the best's expected time, what its run is measured against)
   for (int i = 0; i < s.options().history_trust_samples; ++i) {
-    EXPECT_EQ(s.choose(w), 1) << "sample " << i;
+    Scheduler::ChoiceDetails details;
+    EXPECT_EQ(s.choose(w, {}, &details), 1) << "sample " << i;
     EXPECT_EQ(s.cached_reason(w), Reason::Exploring);
+    EXPECT_EQ(details.reason, Reason::Exploring);
+    EXPECT_DOUBLE_EQ(details.best_expected_s, s.decide(w).ranking.front().expected_s);
     s.record(w, 1, b_s);
   }
   // ... then the measured best runs.

@@ -178,6 +178,10 @@ class OnlyFastOn {
  public:
   OnlyFastOn(const std::vector<std::uint64_t>& signatures, std::int64_t elements,
              const std::string& device) {
+    // Steering needs every device's model: on a fresh cache, devices besides the host are
+    // calibrated in the background, and until then the host's models are the only ones.
+    if (!scheduler_knows_every_device())
+      throw std::runtime_error("OnlyFastOn: a device was not calibrated within 30 s");
     scheduler::Scheduler& s = *runtime::Placement::instance().scheduler();
     saved_ = s.history();
     for (const std::uint64_t signature : signatures)

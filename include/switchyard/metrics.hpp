@@ -34,9 +34,10 @@ struct MetricsTotals {
   std::uint64_t bytes_moved = 0;
   std::int64_t fallbacks = 0;
   std::int64_t cache_hits = 0;
-  // Runs placed on a device to measure it, and their time: what exploring cost at most.
+  // Runs placed on a device to measure it, and their time: what exploring cost at most. Of that
+  // time, what each such run took over the best known candidate's expected time: what it cost.
   std::int64_t explored = 0;
-  double explored_s = 0;
+  double explored_s = 0, explored_over_best_s = 0;
   // Over the executions that had a prediction: their summed predicted and measured times.
   std::int64_t predicted_count = 0;
   double predicted_s = 0, predicted_measured_s = 0;

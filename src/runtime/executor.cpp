@@ -207,6 +207,7 @@ class Plan {
     scheduler::Scheduler::ChoiceDetails choice;
     first_ = choices.candidates[scheduler_->choose(w, compiled_, &choice)];
     reason_ = choice.reason;
+    best_expected_s_ = choice.best_expected_s;
     scheduler::Rent& rent = choice.rent;
     if (!has_routine(first_)) {  // only when no candidate fits: the best one with the routine
       for (const auto& e : scheduler_->decide(w, compiled_).ranking)
@@ -304,6 +305,8 @@ class Plan {
   // The scheduler whose history learns from this run (also for pinned work).
   scheduler::Scheduler* learner() const { return learner_; }
   scheduler::Reason reason() const { return reason_; }
+  // When exploring: the best candidate's expected time.
+  double best_expected_s() const { return best_expected_s_; }
   const std::vector<bool>& compiled() const {
     if (remembered_compiled_)  // made only when asked: rarely, on the path that reused a choice
       for (std::size_t c = 0; c < scheduler_->models().size(); ++c)
@@ -324,6 +327,7 @@ class Plan {
   std::vector<Candidate> rest_;
   bool ranked_ = false;
   scheduler::Reason reason_ = scheduler::Reason::Forced;
+  double best_expected_s_ = 0;
   Device* background_ = nullptr;
 };
 
@@ -370,10 +374,12 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
         if (exploring || worth_recording(t))
           plan.learner()->record(w, candidate->model, t.execute_s, std::max(rest_s, t.transfer_s));
       }
+      const bool explored = plan.reason() == scheduler::Reason::Exploring;
       record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
                         static_cast<int>(attempts.size()), scheduler::describe(plan.reason()),
-                        plan.reason() == scheduler::Reason::Exploring});
+                        explored,
+                        explored ? std::max(0.0, total_s - plan.best_expected_s()) : 0.0});
       if (explain)
         explain->finish(*candidate, {total_s, t.compile_s, t.transfer_s, t.execute_s, t.cache_hit,
                                      static_cast<int>(attempts.size()), predicted_s});

@@ -36,6 +36,7 @@ void add(MetricsTotals& t, const ExecutionSample& s) {
   t.cache_hits += s.cache_hit;
   t.explored += s.explored;
   if (s.explored) t.explored_s += s.total_s;
+  t.explored_over_best_s += s.explored_over_best_s;
   if (s.predicted_s > 0) {
     ++t.predicted_count;
     t.predicted_s += s.predicted_s;
@@ -89,6 +90,7 @@ nlohmann::json to_json(const MetricsTotals& t) {
                       {"cache_hits", t.cache_hits},
                       {"explored", t.explored},
                       {"explored_s", t.explored_s},
+                      {"explored_over_best_s", t.explored_over_best_s},
                       {"predicted_count", t.predicted_count}};
   // null rather than 0 when nothing was predicted: 0 would read as "predicted nothing takes time"
   j["predicted_over_measured"] =

@@ -126,6 +126,7 @@ Decision Scheduler::decide(const Workload& w, const std::vector<bool>& compiled)
       d.chosen = c->candidate;
       d.reason = Reason::Exploring;
       d.explore_cost_s = c->expected_s - best.expected_s;
+      d.best_expected_s = best.expected_s;
     }
   }
   if (d.reason == Reason::LowestMeasured || d.reason == Reason::LowestPredicted)
@@ -295,7 +296,8 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled,
     if (it != decisions_.end()) {
       const CachedChoice& cached = it->second;
       if (cached.generation == generation || use_stale(cached, generation)) {
-        if (details) *details = {cached.reason, cached.rent, cached.generation};
+        if (details)
+          *details = {cached.reason, cached.rent, cached.generation, cached.best_expected_s};
         if (cached.reason == Reason::Exploring) charge_exploration(w, cached.explore_cost_s);
         return cached.candidate;
       }
@@ -315,15 +317,11 @@ int Scheduler::choose(const Workload& w, const std::vector<bool>& compiled,
   }
   std::unique_lock lock(cache_mutex_);
   if (decisions_.size() >= kMaxCachedDecisions) decisions_.clear();
-  decisions_[key] = {d.chosen,
-                     d.reason,
-                     d.explore_cost_s,
-                     d.rent,
-                     generation,
-                     decided_at,
-                     std::chrono::duration<double>(ranking).count()};
+  decisions_[key] = {
+      d.chosen, d.reason,   d.explore_cost_s, d.best_expected_s,
+      d.rent,   generation, decided_at,       std::chrono::duration<double>(ranking).count()};
   lock.unlock();
-  if (details) *details = {d.reason, d.rent, generation};
+  if (details) *details = {d.reason, d.rent, generation, d.best_expected_s};
   if (d.reason == Reason::Exploring) charge_exploration(w, d.explore_cost_s);
   return d.chosen;
 }

@@ -69,8 +69,10 @@ struct Decision {
   std::vector<CandidateEstimate> ranking;  // fitting candidates best first, then non-fitting
   int chosen = 0;                          // candidate index
   Reason reason = Reason::LowestPredicted;
-  double explore_cost_s = 0;  // when exploring: the chosen's expected time over the best's
-  Rent rent;                  // what staying where the inputs are costs
+  double explore_cost_s = 0;   // when exploring: the chosen's expected time over the best's
+  double best_expected_s = 0;  // when exploring: the best's expected time, what it is measured
+                               // against (metrics' explored_over_best_s)
+  Rent rent;                   // what staying where the inputs are costs
 };
 
 struct SchedulerOptions {
@@ -126,6 +128,7 @@ class Scheduler {
     Reason reason = Reason::LowestPredicted;  // as cached_reason() would say, without a lookup
     Rent rent;                                // what leaving the inputs where they are costs
     std::uint64_t version = 0;                // version(w) when the choice was ranked
+    double best_expected_s = 0;               // Decision::best_expected_s
   };
   // Hot path: the cached choice for (signature, size bucket, residency, result-to-host, which
   // candidates are compiled), falling back to decide() on a miss or when history has moved since
@@ -173,6 +176,7 @@ class Scheduler {
     int candidate;
     Reason reason;
     double explore_cost_s;  // when exploring: expected time over the best's, charged per run
+    double best_expected_s;
     Rent rent;
     std::uint64_t generation;  // the sum of History::generation(signature, bucket) of the
                                // plain and the residency keys when decided
