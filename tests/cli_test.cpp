@@ -130,7 +130,8 @@ TEST(Explain, NamesOtherThanAToZAreAParseErrorSayingWhichExist) {
 TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
   const testing_support::TempDir dir;
   const std::string json = (dir.path() / "demo.json").string();
-  const auto r = run_cli({"demo", "--workload", "query", "--n", "1000", "--json", json});
+  const auto r =
+      run_cli({"demo", "--workload", "query", "--n", "1000", "--json", json, "--explain"});
   ASSERT_EQ(r.status, 0) << r.out << r.err;
   std::ifstream in(json);
   const auto j = nlohmann::json::parse(in);
@@ -160,6 +161,17 @@ TEST(Demo, OneWorkloadAtOneSizeOnEveryDeviceAndAutoInTheTableAndTheJson) {
   EXPECT_LE(exploring["seconds"].get<double>(), exploring["auto_work_s"].get<double>());
   EXPECT_GT(exploring["auto_work_s"].get<double>(), 0);
   EXPECT_NE(r.out.find("ran on a device placed there to measure it"), std::string::npos) << r.out;
+  // ... and what those runs took over the best known device's expected time: a part of theirs.
+  EXPECT_GE(exploring["over_best_s"].get<double>(), 0) << exploring;
+  EXPECT_LE(exploring["over_best_s"].get<double>(), exploring["seconds"].get<double>());
+  EXPECT_NE(r.out.find("over the best known device's expected time"), std::string::npos) << r.out;
+  // --explain: explain's report of auto's run follows the table exactly when auto was more
+  // than 10% slower than the best device.
+  const bool over = row["auto"]["over_best_pinned"].get<double>() > 1.1;
+  EXPECT_EQ(r.out.find("as explain reports it") != std::string::npos, over) << r.out;
+  if (over) {
+    EXPECT_NE(r.out.find("chosen: "), std::string::npos) << r.out;
+  }
   // auto's choice is one of the candidates: a device, or the CPU inline or parallel.
   const std::string choice = row["auto"]["choice"];
   EXPECT_TRUE(std::any_of(ids.begin(), ids.end(), [&](const std::string& id) {
