@@ -137,7 +137,7 @@ TEST(Workload, DescribesLibraryOps) {
   const Workload gemm = sched::describe(LibraryOp{LibraryOp::Kind::Gemm, DType::Float32}, args);
   EXPECT_EQ(gemm.kind, sched::WorkKind::Gemm);
   EXPECT_EQ(gemm.flops, 2 * 2 * 3 * 4);
-  EXPECT_EQ(gemm.elements, 6);
+  EXPECT_EQ(gemm.elements, 2 * 3 * 4);  // its multiply-adds: products differing in k differ
   EXPECT_EQ(gemm.bytes_read, (2 * 4 + 4 * 3) * 4u);
   EXPECT_EQ(gemm.bytes_written, 6 * 4u);
 
@@ -146,6 +146,7 @@ TEST(Workload, DescribesLibraryOps) {
   EXPECT_EQ(gemv.flops, 2 * 2 * 3);
   EXPECT_EQ(gemv.bytes_read, (2 * 3 + 3) * 8u);
   EXPECT_EQ(gemv.bytes_written, 2 * 8u);
+  EXPECT_EQ(gemv.elements, 2 * 3);
 
   const auto sig = [&](LibraryOp op) { return sched::describe(op, args).signature; };
   const LibraryOp plain{LibraryOp::Kind::Gemm, DType::Float32};
@@ -154,6 +155,23 @@ TEST(Workload, DescribesLibraryOps) {
   EXPECT_NE(sig({LibraryOp::Kind::Gemm, DType::Float32, true, false}), gemm.signature);
   EXPECT_NE(sig({LibraryOp::Kind::Gemm, DType::Float32, false, true}), gemm.signature);
   EXPECT_NE(gemv.signature, sig({LibraryOp::Kind::Gemv, DType::Float32}));
+}
+
+// Two products with one m·n and another k (an MLP step's x·W₁ and δ·W₂ᵀ) differ in cost as much
+// as their k: what one measured says nothing of the other.
+TEST(Workload, ProductsDifferingInKKeepTheirOwnHistory) {
+  using switchyard::DType;
+  using switchyard::LibraryOp;
+  switchyard::LibraryArgs args;
+  args.m = 256, args.n = 256, args.k = 10;
+  const LibraryOp op{LibraryOp::Kind::Gemm, DType::Float32};
+  const Workload thin = sched::describe(op, args);
+  args.k = 784;
+  const Workload thick = sched::describe(op, args);
+  Scheduler s({cpu_like()});
+  for (int i = 0; i < 3; ++i) s.record(thin, 0, 1e-5);
+  EXPECT_TRUE(estimate_of(s.decide(thin), 0).measured_s);
+  EXPECT_FALSE(estimate_of(s.decide(thick), 0).measured_s);
 }
 
 // The features that set library ops apart: log-linear work, random access, a size read back.

@@ -67,16 +67,19 @@ Workload describe(const LibraryOp& op, const LibraryArgs& args) {
   w.elements = static_cast<std::int64_t>(elements);
   auto bytes = [&](double count, double each) { return static_cast<std::uint64_t>(count * each); };
   switch (op.kind) {
+    // A product's size is its multiply-adds: history, cached choices and model corrections are
+    // kept by size, and two products with one m·n but another k (x·W₁ and δ·W₂ᵀ of an MLP step,
+    // k 784 and 10) differ in cost as much as their k.
     case Kind::Gemm:
       w.kind = WorkKind::Gemm;
-      w.elements = static_cast<std::int64_t>(batch * m * n);
+      w.elements = static_cast<std::int64_t>(batch * m * n * k);
       w.flops = 2 * batch * m * n * k;
       w.bytes_read = bytes(batch * (m * k + k * n), element_bytes);
       w.bytes_written = bytes(batch * m * n, element_bytes);
       break;
     case Kind::Gemv:
       w.kind = WorkKind::Gemv;
-      w.elements = args.m;
+      w.elements = args.m * args.n;
       w.flops = 2 * m * n;
       w.bytes_read = bytes(m * n + n, element_bytes);
       w.bytes_written = bytes(m, element_bytes);

@@ -35,7 +35,7 @@ struct InputPlacement {
 struct Workload {
   std::uint64_t signature = 0;  // kernel hash, or a hash of the library op and its dtype
   WorkKind kind = WorkKind::Elementwise;
-  std::int64_t elements = 0;     // iteration space (gemm: m·n, gemv: m)
+  std::int64_t elements = 0;     // iteration space (gemm: m·n·k, gemv: m·n)
   std::uint64_t bytes_read = 0;  // every input, once
   std::uint64_t bytes_written = 0;
   double arithmetic_per_element = 0;      // cheap operations per element
