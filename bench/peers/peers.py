@@ -19,6 +19,7 @@ import argparse
 import csv
 import os
 import pathlib
+import random
 import statistics
 import sys
 import time
@@ -46,11 +47,17 @@ def per_call(fn, budget_s):
 
 
 def alternated(fns, rounds, budget_s):
-    """Each function's median over `rounds` rounds; every round times each function in turn."""
+    """Each function's median over `rounds` rounds; every round times each function in turn, in
+    an order shuffled each round (seeded): a library's threads still spinning after its calls
+    (OpenBLAS's, PoCL's) slow whichever runs next, and a fixed order would charge that to the
+    same one every time."""
     samples = {name: [] for name in fns}
+    order = list(fns)
+    shuffle = random.Random(len(order)).shuffle
     for _ in range(rounds):
-        for name, fn in fns.items():
-            samples[name].append(per_call(fn, budget_s))
+        shuffle(order)
+        for name in order:
+            samples[name].append(per_call(fns[name], budget_s))
     return {name: statistics.median(s) for name, s in samples.items()}
 
 
