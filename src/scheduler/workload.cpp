@@ -53,6 +53,12 @@ double log2_at_least_1(double n) {
   return std::max(1.0, std::log2(std::max(n, 1.0)));
 }
 
+// A count computed in double, as an element count: a product of broadcast operands' extents can
+// pass what int64 holds (a size bucket needs no more).
+std::int64_t count_of(double n) {
+  return static_cast<std::int64_t>(std::min(n, 0x1p62));
+}
+
 }  // namespace
 
 Workload describe(const LibraryOp& op, const LibraryArgs& args) {
@@ -72,7 +78,7 @@ Workload describe(const LibraryOp& op, const LibraryArgs& args) {
     // k 784 and 10) differ in cost as much as their k.
     case Kind::Gemm:
       w.kind = WorkKind::Gemm;
-      w.elements = static_cast<std::int64_t>(batch * m * n * k);
+      w.elements = count_of(batch * m * n * k);
       w.flops = 2 * batch * m * n * k;
       w.bytes_read = bytes(batch * (m * k + k * n), element_bytes);
       w.bytes_written = bytes(batch * m * n, element_bytes);
