@@ -46,17 +46,24 @@ def per_call(fn, budget_s):
     return (time.perf_counter() - start) / calls
 
 
+# A library's worker threads keep spinning for a while after its last call (OpenBLAS's wait
+# about 2^28 cycles, 0.07-0.1 s, before they sleep). Timed inside that window, the next library's
+# own threads share the cores with them: on 2 cores, Switchyard's 256-batch MLP step took 10-17 ms
+# right after NumPy's calls and 1.5-2.5 ms after this pause.
+COOL_DOWN_S = 0.2
+
+
 def alternated(fns, rounds, budget_s):
     """Each function's median over `rounds` rounds; every round times each function in turn, in
-    an order shuffled each round (seeded): a library's threads still spinning after its calls
-    (OpenBLAS's, PoCL's) slow whichever runs next, and a fixed order would charge that to the
-    same one every time."""
+    an order shuffled each round (seeded), each after a pause that lets the previous one's
+    threads go idle, so that none is charged for another's leftovers."""
     samples = {name: [] for name in fns}
     order = list(fns)
     shuffle = random.Random(len(order)).shuffle
     for _ in range(rounds):
         shuffle(order)
         for name in order:
+            time.sleep(COOL_DOWN_S)
             samples[name].append(per_call(fns[name], budget_s))
     return {name: statistics.median(s) for name, s in samples.items()}
 
