@@ -156,8 +156,9 @@ TEST(JoinPlacement, OnlyThePiecesMoveToTheDeviceThatWritesThem) {
 }
 
 // Whether eager work's result is expected back on the host (Workload::result_to_host) follows
-// where its inputs live: on the host alone, yes; with a copy on a device too, it stays there;
-// storage not yet written says nothing.
+// where its inputs live: on the host alone, yes; with a copy on a device too, it stays there
+// (unless the same work's results were read on the host before: the next test); storage not yet
+// written says nothing.
 TEST(ResultPlacement, ExpectedOnTheHostOnlyWhenEveryInputLivesOnTheHostAlone) {
   const auto other = device_besides_the_host();
   if (!other) GTEST_SKIP() << "needs a device besides the host";
@@ -178,6 +179,32 @@ TEST(ResultPlacement, ExpectedOnTheHostOnlyWhenEveryInputLivesOnTheHostAlone) {
   EXPECT_TRUE(result_to_host({host_only.buffer().get(), unwritten.get()}));
   EXPECT_FALSE(result_to_host({host_only.buffer().get(), both.buffer().get()}));
   EXPECT_FALSE(result_to_host({both.buffer().get()}));
+}
+
+// Work whose results, written on a device, were read on the host since is expected back on the
+// host, whatever its inputs say; reads by work pinned to the device do not count.
+TEST(ResultPlacement, ExpectedOnTheHostOnceTheSameWorksResultsWereReadThere) {
+  const auto other = device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
+  const Array data = Array::from_vector(std::vector<float>(64, 4.0f));
+  Array result;
+  {
+    const DeviceScope there(*other);
+    result = sqrt(data) * data - 7.0f;  // work no other test runs
+    eval(result);
+    eval(result * 2.0f);  // read in place, pinned: says nothing
+  }
+  ASSERT_EQ(data.locations(), (std::vector<std::string>{"host", *other}));
+  ASSERT_EQ(result.locations(), std::vector<std::string>{*other});
+  scheduler::Workload w;
+  w.signature = result.buffer()->provenance().value().signature;
+  const auto result_to_host = [&] {
+    runtime::add_residency(w, std::vector<const Buffer*>{data.buffer().get()});
+    return w.result_to_host;
+  };
+  EXPECT_FALSE(result_to_host());
+  EXPECT_EQ(result.to_vector<float>(), std::vector<float>(64, 1.0f));  // 2 * 4 - 7, read here
+  EXPECT_TRUE(result_to_host());
 }
 
 // A strided operand of a product is copied into contiguous storage first. That copy's result is

@@ -4,6 +4,7 @@
 
 #include "core/host_memory.hpp"
 #include "runtime/recording.hpp"
+#include "runtime/result_destination.hpp"
 
 namespace switchyard {
 
@@ -158,6 +159,8 @@ std::byte* Buffer::valid_host_data() {
       ensure_host_allocated();
       c.device->copy_to_host(host_, c.memory, 0, bytes_);
       host_valid_ = true;
+      if (provenance_ && provenance_->ran_on == c.device)
+        runtime::note_result_read(provenance_->signature, true);
       break;
     }
     ensure_host_allocated();  // never written anywhere: uninitialised host memory
@@ -173,7 +176,11 @@ DeviceMemory Buffer::read_on(Device& device) {
     if (owner_) refresh_host_from_owner();
     target.valid = false;
   }
-  if (target.valid) return target.memory;
+  if (target.valid) {
+    if (provenance_ && provenance_->ran_on == &device)
+      runtime::note_result_read(provenance_->signature, false);
+    return target.memory;
+  }
   if (!host_valid_) {
     // Device-to-device moves go through the host: backends share no memory handles.
     for (auto& c : device_copies_) {

@@ -17,6 +17,7 @@
 #include "runtime/fault_injection.hpp"
 #include "runtime/metrics.hpp"
 #include "runtime/recording.hpp"
+#include "runtime/result_destination.hpp"
 #include "runtime/trace.hpp"
 #include "scheduler/cost_model.hpp"
 #include "switchyard/fallback.hpp"
@@ -357,7 +358,10 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
     StageTimes t;
     const auto attempt_start = TraceClock::now();
     try {
-      auto out = attempt(*candidate, stage, t);
+      auto out = [&] {
+        const PinnedReads pinned(plan.reason() == scheduler::Reason::Forced);
+        return attempt(*candidate, stage, t);
+      }();
       const auto end = TraceClock::now();
       const double total_s = seconds_between(start, end);
       device_health().record_success(device.info().id());
@@ -396,7 +400,8 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
                                   t.compile_s,
                                   t.transfer_s,
                                   t.execute_s,
-                                  predicted_s};
+                                  predicted_s,
+                                  w.signature};
       for (const View& v : out) v.buffer->set_provenance(provenance);
       if (Device* compiling = plan.compiling_in_background())
         if (Recorder* recorder = Recorder::active())

@@ -24,7 +24,8 @@ struct Provenance {
   int fallbacks = 0;
   bool cache_hit = false;
   double total_s = 0, compile_s = 0, transfer_s = 0, execute_s = 0;
-  double predicted_s = 0;  // the model's prediction for where it ran; 0 when none was made
+  double predicted_s = 0;       // the model's prediction for where it ran; 0 when none was made
+  std::uint64_t signature = 0;  // the work's (scheduler::Workload::signature)
 };
 
 }  // namespace switchyard::runtime
