@@ -40,6 +40,14 @@ ExplainRecorder::ExplainRecorder(Explanation& out) : out_(out), previous_(curren
 }
 ExplainRecorder::~ExplainRecorder() {
   current = previous_;
+  // Work that explains itself (a pipeline's stage report) inside the caller's explain: the
+  // caller's report has every kernel too.
+  if (previous_) {
+    auto& outer = previous_->out_;
+    outer.kernels.insert(outer.kernels.end(), out_.kernels.begin(), out_.kernels.end());
+    outer.fusion_stops.insert(outer.fusion_stops.end(), out_.fusion_stops.begin(),
+                              out_.fusion_stops.end());
+  }
 }
 ExplainRecorder* ExplainRecorder::active() {
   return current;
