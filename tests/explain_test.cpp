@@ -151,8 +151,8 @@ TEST_F(Explain, ShowsWhereFusionStoppedAndWhy) {
   EXPECT_TRUE(mentions(e.advice, "2 elementwise kernels")) << joined(e.advice);
 }
 
-// A pipeline's terminal explains its own kernels for its report; explained inside the caller's
-// explain, they are in the caller's report too.
+// A pipeline's terminal records its own kernels for its report; inside the caller's explain,
+// they are in the caller's report too, with every candidate's figures.
 TEST_F(Explain, ReportsThePipelinesKernelsToo) {
   const Array a = Array::from_vector(values(1000, 1, -500));
   const pipeline::Query kept = pipeline::from(a).where([](const Array& v) { return v > 0.0f; });
@@ -160,8 +160,10 @@ TEST_F(Explain, ReportsThePipelinesKernelsToo) {
   const std::vector<pipeline::StageReport>& stages = kept.report().stages;
   ASSERT_FALSE(stages.empty());
   ASSERT_EQ(e.kernels.size(), stages.size()) << e.to_string();
-  for (std::size_t i = 0; i < stages.size(); ++i)
+  for (std::size_t i = 0; i < stages.size(); ++i) {
     EXPECT_EQ(e.kernels[i].kernel, stages[i].work) << i;
+    EXPECT_EQ(e.kernels[i].candidates.size(), expected_candidates().size()) << e.to_string();
+  }
 }
 
 TEST_F(Explain, OneKernelIsNotAdvisedToFuse) {

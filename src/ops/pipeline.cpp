@@ -1,5 +1,5 @@
 // Query pipelines over the lazy graph: stages build expressions, terminals run them under
-// explain() so each leaves a report of its kernels and library ops.
+// runtime::outcomes_of() so each leaves a report of its kernels and library ops.
 #include "switchyard/pipeline.hpp"
 
 #include <chrono>
@@ -7,6 +7,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "runtime/explain_recorder.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::pipeline {
@@ -112,7 +113,7 @@ template <class Work>
 Array Query::run(const char* terminal, const Work& work) const {
   Array result;
   const auto start = std::chrono::steady_clock::now();
-  const Explanation e = explain([&] {
+  const Explanation e = runtime::outcomes_of([&] {
     result = work();
     eval(result);
   });

@@ -35,7 +35,10 @@ std::string candidate_name(const Candidate& c) {
   return id;
 }
 
-ExplainRecorder::ExplainRecorder(Explanation& out) : out_(out), previous_(current) {
+ExplainRecorder::ExplainRecorder(Explanation& out, Detail detail)
+    : out_(out),
+      previous_(current),
+      detail_(previous_ && previous_->detail_ == Detail::Candidates ? Detail::Candidates : detail) {
   current = this;
 }
 ExplainRecorder::~ExplainRecorder() {
@@ -65,7 +68,7 @@ void ExplainRecorder::begin(const scheduler::Workload& w, std::string_view label
   r.reason = scheduler ? std::string(scheduler::describe(reason))
                        : "pinned by a DeviceScope or no calibrated model";
   if (background) r.compiling_in_background = background->info().id();
-  if (scheduler) {
+  if (scheduler && detail_ == Detail::Candidates) {
     const auto decision = scheduler->decide(w, compiled);
     for (const auto& e : decision.ranking) {
       const auto& m = scheduler->models()[e.candidate];
@@ -143,6 +146,15 @@ std::vector<std::string> advise(const std::vector<KernelReport>& kernels) {
                      " elementwise kernels each made a pass over memory — build the whole "
                      "expression before reading it, or realise results together with eval()");
   return advice;
+}
+
+Explanation outcomes_of(const std::function<void()>& work) {
+  Explanation e;
+  {
+    ExplainRecorder recorder(e, ExplainRecorder::Detail::Outcomes);
+    work();
+  }
+  return e;
 }
 
 }  // namespace runtime

@@ -3,6 +3,7 @@
 // explaining does it pay for a full ranking and break-even search.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,7 +16,11 @@ namespace switchyard::runtime {
 
 class ExplainRecorder {
  public:
-  explicit ExplainRecorder(Explanation& out);
+  // Candidates: each kernel's report ranks every candidate and finds its break-even size (about
+  // 4 us a kernel); Outcomes: where each ran, why and its times only. A recorder inside another
+  // records as much as the outer one asks for.
+  enum class Detail { Candidates, Outcomes };
+  explicit ExplainRecorder(Explanation& out, Detail detail = Detail::Candidates);
   ~ExplainRecorder();
   static ExplainRecorder* active();
 
@@ -38,7 +43,12 @@ class ExplainRecorder {
  private:
   Explanation& out_;
   ExplainRecorder* previous_;
+  Detail detail_;
 };
+
+// Runs `work` and reports each kernel it launched on this thread as it ran, without ranking the
+// candidates: what a pipeline's stage report needs, on every terminal.
+Explanation outcomes_of(const std::function<void()>& work);
 
 // "cpu:0/inline", "opencl:0": a candidate's name as explain and the profile show it.
 std::string candidate_name(const Candidate& c);
