@@ -1,7 +1,8 @@
 // Elementwise and reduction throughput on the CPU, beside the triad ceiling measured in the same
 // run: float32 a+b, a*b+sin(c) as one fused three-operation kernel and as three one-operation
-// kernels (NumPy's way), sum, and sum beside sum of squares in one kernel; then the cost of one
-// tiny eager op. bench/run.sh prints GB/s and the ratios.
+// kernels (NumPy's way), sum, sum beside sum of squares in one kernel, and a sum under a mask
+// that follows the data; then the cost of one tiny eager op. bench/run.sh prints GB/s and the
+// ratios.
 #include <benchmark/benchmark.h>
 
 #include <vector>
@@ -76,6 +77,16 @@ void BM_SumAndSumOfSquares(benchmark::State& state) {
   set_bytes(state, 1);
 }
 
+// The events query's total: a sum of the products kept by a condition that follows the data
+// (uniform values over 0.5: every other element at random), as one fused kernel over two arrays.
+void BM_MaskedSum(benchmark::State& state) {
+  const std::int64_t n = state.range(0);
+  const sy::Array a = sy::Array::uniform({n}, 1), b = sy::Array::uniform({n}, 2);
+  const sy::Array zero = sy::Array::zeros({});  // 0-d: broadcasts as the scalar 0 does
+  for (auto _ : state) sy::eval(sy::sum(sy::where(a > 0.5f, a * b, zero)));
+  set_bytes(state, 2);
+}
+
 // The whole cost of one tiny eager op: IR build, hash, cache lookup, placement, allocation, launch.
 void BM_TinyEagerAdd(benchmark::State& state) {
   const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
@@ -100,6 +111,7 @@ BENCHMARK(BM_MulAddSinFused)->Apply(sizes);
 BENCHMARK(BM_MulAddSinThreePasses)->Apply(sizes);
 BENCHMARK(BM_Sum)->Apply(sizes);
 BENCHMARK(BM_SumAndSumOfSquares)->Apply(sizes);
+BENCHMARK(BM_MaskedSum)->Apply(sizes);
 BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerAddPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

@@ -42,13 +42,23 @@ void binary(const void* a, const void* b, const void*, void* out, std::int64_t n
   for (std::int64_t i = 0; i < n; ++i) y[i] = Op{}(x[i], z[i]);
 }
 
+// A select by bit masks: written as `cond ? x : z`, gcc branched on every element, and a
+// condition that follows the data (v > 0 over noise) mispredicted half of them: 3.7 ns an
+// element against 0.3 ns for this, which it vectorises.
 template <class T>
 void where(const void* a, const void* b, const void* c, void* out, std::int64_t n) {
-  const bool* __restrict cond = static_cast<const bool*>(a);
-  const T* __restrict x = static_cast<const T*>(b);
-  const T* __restrict z = static_cast<const T*>(c);
-  T* __restrict y = static_cast<T*>(out);
-  for (std::int64_t i = 0; i < n; ++i) y[i] = cond[i] ? x[i] : z[i];
+  using Bits = std::conditional_t<
+      sizeof(T) == 1, std::uint8_t,
+      std::conditional_t<sizeof(T) == 4, std::uint32_t,
+                         std::conditional_t<sizeof(T) == 8, std::uint64_t, void>>>;
+  const std::uint8_t* __restrict cond = static_cast<const std::uint8_t*>(a);  // bools: 0 or 1
+  const Bits* __restrict x = static_cast<const Bits*>(b);
+  const Bits* __restrict z = static_cast<const Bits*>(c);
+  Bits* __restrict y = static_cast<Bits*>(out);
+  for (std::int64_t i = 0; i < n; ++i) {
+    const Bits keep = Bits{0} - static_cast<Bits>(cond[i]);  // all ones where cond holds
+    y[i] = (x[i] & keep) | (z[i] & ~keep);
+  }
 }
 
 template <class To>
