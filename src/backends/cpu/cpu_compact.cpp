@@ -22,12 +22,18 @@ std::int64_t count_kept(const std::uint8_t* mask, std::int64_t n) {
   return kept;
 }
 
-// Writes value(i) for each kept i of [begin, end), in order, from out[0] on.
+// Writes value(i) for each kept i of [begin, end), in order, from out[0] on. Without a branch:
+// every element is written at the next free place, which only a kept one advances (a mask that
+// follows the data mispredicted half the branches of `if (mask[i])`). It stops at the last kept
+// element, so nothing lands past this range's share of `out`, which another block may be writing.
 template <class Value, class Out>
 void write_kept(const Value& value, const std::uint8_t* mask, std::int64_t begin, std::int64_t end,
                 Out* out) {
-  for (std::int64_t i = begin; i < end; ++i)
-    if (mask[i]) *out++ = value(i);
+  while (end > begin && !mask[end - 1]) --end;
+  for (std::int64_t i = begin; i < end; ++i) {
+    *out = value(i);
+    out += mask[i] != 0;
+  }
 }
 
 template <class Value, class Out>

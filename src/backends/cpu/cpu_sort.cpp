@@ -1,5 +1,6 @@
 // Sorts on the CPU with Highway's vqsort, one row per task. vqsort orders NaN nowhere in
-// particular and is not stable, so values sort with their NaNs moved to the end first, and
+// particular and is not stable, so values sort with their NaNs set apart (and equal values whose
+// bits differ put back in the order they came), and
 // argsort sorts composites of an order-preserving key and the position: equal keys then order
 // by position, which is NumPy's stable order. Keys of 4 bytes or less share a 64-bit word with a
 // 32-bit position; 8-byte keys take the high half of a 128-bit word.
@@ -59,18 +60,18 @@ Key<T> ordered_key(T x) {
 }
 
 // Floats sort as unsigned keys: vqsort's float sort (Highway 1.0) turns infinities into the
-// largest finite value. NaNs go to the end first, since their keys lie at both ends.
+// largest finite value. NaNs go after the numbers. Keys put -0.0 just below 0.0, but a stable sort
+// keeps values that compare equal in the order they came, so the run of zeros and the NaNs are
+// written again in the input's order (their bits differ: signs of zero, NaN payloads).
 template <class T>
 void sort_floats(const T* in, T* out, std::int64_t n) {
   using K = Key<T>;
-  std::int64_t numbers = 0, nans = n;
+  std::int64_t numbers = 0, zeros = 0;
   for (std::int64_t i = 0; i < n; ++i) {
-    if (std::isnan(in[i])) {
-      out[--nans] = in[i];
-    } else {
-      const K key = float_key(in[i]);
-      std::memcpy(out + numbers++, &key, sizeof key);
-    }
+    if (std::isnan(in[i])) continue;
+    const K key = float_key(in[i]);
+    std::memcpy(out + numbers++, &key, sizeof key);
+    zeros += in[i] == 0;
   }
   thread_sorter()(reinterpret_cast<K*>(out), static_cast<std::size_t>(numbers),
                   hwy::SortAscending());
@@ -79,6 +80,14 @@ void sort_floats(const T* in, T* out, std::int64_t n) {
     std::memcpy(&key, out + i, sizeof key);
     out[i] = float_of_key<T>(key);
   }
+  if (numbers == n && zeros < 2) return;
+  T* zero = std::lower_bound(out, out + numbers, T{0});
+  T* nan = out + numbers;
+  for (std::int64_t i = 0; i < n; ++i)
+    if (std::isnan(in[i]))
+      *nan++ = in[i];
+    else if (in[i] == 0)
+      *zero++ = in[i];
 }
 
 template <class T>
