@@ -103,6 +103,21 @@ void BM_TinyEagerAddPinned(benchmark::State& state) {
   state.SetLabel("n=16, cpu:0/inline");
 }
 
+// A loop body of three different tiny kernels, as a small simulation step is: each kernel's
+// choice is reused from the one before only if the choices of the others do not displace it.
+void BM_TinyEagerStep(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
+  for (auto _ : state) sy::eval(a + b), sy::eval(a * b), sy::eval(sy::sin(a));
+  state.SetLabel("n=16, 3 kernels");
+}
+
+void BM_TinyEagerStepPinned(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
+  sy::DeviceScope scope("cpu:0/inline");
+  for (auto _ : state) sy::eval(a + b), sy::eval(a * b), sy::eval(sy::sin(a));
+  state.SetLabel("n=16, 3 kernels, cpu:0/inline");
+}
+
 }  // namespace
 
 BENCHMARK(BM_Triad)->Apply(sizes);
@@ -114,4 +129,6 @@ BENCHMARK(BM_SumAndSumOfSquares)->Apply(sizes);
 BENCHMARK(BM_MaskedSum)->Apply(sizes);
 BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerAddPinned)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_TinyEagerStep)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_TinyEagerStepPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

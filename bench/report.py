@@ -46,7 +46,7 @@ def main():
     print(f"host: {context.get('num_cpus')} CPUs, {context.get('mhz_per_cpu')} MHz; medians of "
           f"{context.get('repetitions', 5) or 5} repetitions")
     triad = rows.get("BM_Triad", {})
-    names = [n for n in rows if n not in ("BM_Triad", "BM_TinyEagerAdd", "BM_TinyEagerAddPinned")]
+    names = [n for n in rows if n != "BM_Triad" and not n.startswith("BM_TinyEager")]
     print(f"\n{'n':>11} {'triad GB/s':>11} " + " ".join(f"{n[3:]:>24}" for n in names))
     for n in sorted(triad):
         t = triad[n]["bytes_per_second"] / 1e9
@@ -64,13 +64,15 @@ def main():
     for n in sorted(fused):
         if n in passes:
             print(f"{n:>11.0e}  {passes[n]['real_time'] / fused[n]['real_time']:.2f}x faster fused")
-    tiny = rows.get("BM_TinyEagerAdd", {}).get(0)
-    pinned = rows.get("BM_TinyEagerAddPinned", {}).get(0)
-    if tiny:
-        print(f"\ntiny eager op (n=16, a+b), auto: {tiny['real_time']:.0f} {tiny['time_unit']} median")
-    if tiny and pinned:
-        print(f"same op pinned to cpu:0/inline: {pinned['real_time']:.0f} {pinned['time_unit']} "
-              f"(auto / pinned = {tiny['real_time'] / pinned['real_time']:.2f}x)")
+    for name, what in (("BM_TinyEagerAdd", "tiny eager op (n=16, a+b)"),
+                       ("BM_TinyEagerStep", "three tiny eager ops in a loop (a+b, a*b, sin a)")):
+        tiny = rows.get(name, {}).get(0)
+        pinned = rows.get(name + "Pinned", {}).get(0)
+        if tiny:
+            print(f"\n{what}, auto: {tiny['real_time']:.0f} {tiny['time_unit']} median")
+        if tiny and pinned:
+            print(f"pinned to cpu:0/inline: {pinned['real_time']:.0f} {pinned['time_unit']} "
+                  f"(auto / pinned = {tiny['real_time'] / pinned['real_time']:.2f}x)")
 
 
 if __name__ == "__main__":

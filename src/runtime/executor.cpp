@@ -57,7 +57,10 @@ struct LastChoice {
     return true;
   }
 };
-thread_local LastChoice last_choice;
+// This thread's last choices, one slot per signature's low bits: a loop body of several kernels
+// finds each one's choice again (with one slot, each kernel displaced the one before).
+constexpr std::size_t kLastChoices = 8;
+thread_local std::array<LastChoice, kLastChoices> last_choices;
 
 double seconds_between(TraceClock::time_point a, TraceClock::time_point b) {
   return std::chrono::duration<double>(b - a).count();
@@ -185,8 +188,8 @@ class Plan {
            first_.device->info().id());
       return;
     }
-    // The same work as this thread's last plan, nothing moved since: the same choice.
-    LastChoice& last = last_choice;
+    // The same work as this thread's last plan of it, nothing moved since: the same choice.
+    LastChoice& last = last_choices[w.signature % kLastChoices];
     const std::uint64_t history_generation = scheduler_->history().generation();
     const std::uint64_t readiness = readiness_epoch();
     if (last.scheduler == scheduler_ && last.history_generation == history_generation &&
