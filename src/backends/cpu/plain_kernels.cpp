@@ -51,12 +51,12 @@ void where(const void* a, const void* b, const void* c, void* out, std::int64_t 
       sizeof(T) == 1, std::uint8_t,
       std::conditional_t<sizeof(T) == 4, std::uint32_t,
                          std::conditional_t<sizeof(T) == 8, std::uint64_t, void>>>;
-  const std::uint8_t* __restrict cond = static_cast<const std::uint8_t*>(a);  // bools: 0 or 1
+  const std::uint8_t* __restrict cond = static_cast<const std::uint8_t*>(a);
   const Bits* __restrict x = static_cast<const Bits*>(b);
   const Bits* __restrict z = static_cast<const Bits*>(c);
   Bits* __restrict y = static_cast<Bits*>(out);
   for (std::int64_t i = 0; i < n; ++i) {
-    const Bits keep = Bits{0} - static_cast<Bits>(cond[i]);  // all ones where cond holds
+    const Bits keep = Bits{0} - static_cast<Bits>(cond[i] != 0);  // all ones where cond holds
     y[i] = (x[i] & keep) | (z[i] & ~keep);
   }
 }
