@@ -46,10 +46,10 @@ def per_call(fn, budget_s):
     return (time.perf_counter() - start) / calls
 
 
-# A library's worker threads keep spinning for a while after its last call (OpenBLAS's wait
-# about 2^28 cycles, 0.07-0.1 s, before they sleep). Timed inside that window, the next library's
-# own threads share the cores with them: on 2 cores, Switchyard's 256-batch MLP step took 10-17 ms
-# right after NumPy's calls and 1.5-2.5 ms after this pause.
+# A library's worker threads keep spinning for a while after its last call (OpenBLAS's do,
+# before they sleep). Timed inside that window, the next library's own threads share the cores
+# with them: on 2 cores, Switchyard's 256-batch MLP step took 10-17 ms right after NumPy's calls
+# and 1.5-2.5 ms after this pause.
 COOL_DOWN_S = 0.2
 
 

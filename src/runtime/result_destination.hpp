@@ -14,9 +14,9 @@ namespace switchyard::runtime {
 // device reads it (below).
 void note_result_read(std::uint64_t signature, bool on_host);
 
-// Marks the reads of work pinned to a device (a DeviceScope) on this thread while it lives: a
-// pinned run keeps its whole chain on its device whatever auto would do, so where it reads
-// results says nothing about where auto's are read.
+// Marks the reads of work the scheduler did not place (pinned by a DeviceScope, or run before any
+// model existed) on this thread while it lives: a pinned run keeps its whole chain on its device
+// whatever auto would do, so where it reads results says nothing about where auto's are read.
 class PinnedReads {
  public:
   explicit PinnedReads(bool pinned);

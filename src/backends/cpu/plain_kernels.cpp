@@ -42,15 +42,17 @@ void binary(const void* a, const void* b, const void*, void* out, std::int64_t n
   for (std::int64_t i = 0; i < n; ++i) y[i] = Op{}(x[i], z[i]);
 }
 
-// A select by bit masks: written as `cond ? x : z`, gcc branched on every element, and a
-// condition that follows the data (v > 0 over noise) mispredicted half of them: 3.7 ns an
-// element against 0.3 ns for this, which it vectorises.
+// A select by bit masks, which gcc vectorises. Written as `cond ? x : z`, it branched on every
+// element, and a condition that follows the data (v > 0 over noise) mispredicted half of them:
+// sum(where(a > 0.5, a*b, 0)) over 10^5 floats took 409 us that way, 76 us this way
+// (bench/elementwise_bench BM_MaskedSum).
 template <class T>
 void where(const void* a, const void* b, const void* c, void* out, std::int64_t n) {
   using Bits = std::conditional_t<
       sizeof(T) == 1, std::uint8_t,
-      std::conditional_t<sizeof(T) == 4, std::uint32_t,
-                         std::conditional_t<sizeof(T) == 8, std::uint64_t, void>>>;
+      std::conditional_t<sizeof(T) == 2, std::uint16_t,
+                         std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>>;
+  static_assert(sizeof(Bits) == sizeof(T));
   const std::uint8_t* __restrict cond = static_cast<const std::uint8_t*>(a);
   const Bits* __restrict x = static_cast<const Bits*>(b);
   const Bits* __restrict z = static_cast<const Bits*>(c);
