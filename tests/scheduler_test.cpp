@@ -234,10 +234,11 @@ TEST(Workload, DescribesTheShapeOfLibraryWork) {
   args.m = args.n = 100, args.batch = 2;
   const Workload factorise = sched::describe(qr, args);
   EXPECT_EQ(factorise.kind, sched::WorkKind::Solver);
-  EXPECT_TRUE(factorise.needs_solver);
+  EXPECT_EQ(factorise.needs,
+            switchyard::needs_routine(LibraryOp::Kind::Solver) | switchyard::kNeedsFloat64);
   EXPECT_DOUBLE_EQ(factorise.flops, 2 * 4.0 * 100 * 100 * 100);
-  EXPECT_FALSE(
-      sched::describe(LibraryOp{LibraryOp::Kind::Gemm, DType::Float64}, args).needs_solver);
+  EXPECT_EQ(sched::describe(LibraryOp{LibraryOp::Kind::Gemm, DType::Float32}, args).needs,
+            switchyard::needs_routine(LibraryOp::Kind::Gemm));
 }
 
 TEST(Workload, SizeBucketsAreQuarterPowersOfTwo) {

@@ -41,6 +41,7 @@ nb::dict device_dict(const DeviceInfo& d) {
   out["fp16"] = d.fp16;
   out["unified_memory"] = d.unified_memory;
   out["host_addressable"] = d.host_addressable;
+  out["library_ops"] = d.library_ops;
   out["dense_solvers"] = d.dense_solvers;
   return out;
 }

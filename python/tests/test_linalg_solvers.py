@@ -200,5 +200,5 @@ def test_a_device_without_a_solver_is_not_a_candidate():
     report = str(sy.explain(lambda: sy.linalg.svdvals(a).eval()))
     assert "svd float64" in report
     for device in without:
-        assert f"{device}" in report and "(no solver: not a candidate)" in report
+        assert f"{device}" in report and "(no routine: not a candidate)" in report
     assert "ran on: cpu:0" in report

@@ -65,12 +65,12 @@ class Device {
     const DriverCall call;
     return do_prepare_library(op);
   }
-  // Whether the device has a routine for ops of `kind`: every backend runs every kind but the
-  // dense solvers, which only a device with a solver library (DeviceInfo::dense_solvers) takes.
-  // The scheduler never places an op on a device without its routine.
-  bool runs(LibraryOp::Kind kind) const {
-    return kind != LibraryOp::Kind::Solver || info_.dense_solvers;
-  }
+  // The routines and arithmetic the device has (ir/launch.hpp's Needs), as its DeviceInfo says:
+  // the library ops' routines (library_ops) but the dense solvers, which only a device with a
+  // solver library has (dense_solvers), and float64 (fp64). The scheduler never places work on a
+  // device without what it needs.
+  Needs has() const;
+  bool runs(LibraryOp::Kind kind) const { return (has() & needs_routine(kind)) != 0; }
 
   // Launches may be asynchronous; synchronize() waits for all work on the device.
   void launch(Executable& exe, const LaunchArgs& args) {

@@ -31,6 +31,14 @@ std::string_view name(DeviceKind k) {
   return "other";
 }
 
+Needs Device::has() const {
+  Needs n = 0;
+  if (info_.library_ops) n |= kEveryRoutine & ~needs_routine(LibraryOp::Kind::Solver);
+  if (info_.dense_solvers) n |= needs_routine(LibraryOp::Kind::Solver);
+  if (info_.fp64) n |= kNeedsFloat64;
+  return n;
+}
+
 DeviceMemory Device::allocate(std::size_t bytes) {
   if (info_.max_allocation_bytes && bytes > info_.max_allocation_bytes)
     throw OutOfMemory("cannot allocate " + std::to_string(bytes) + " bytes on " + info_.id() +

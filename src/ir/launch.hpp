@@ -74,6 +74,16 @@ struct LibraryOp {
   bool complete = false;  // Solver: Svd's full U (m×m) and Vh (n×n); Qr's complete Q (m×m)
 };
 
+// What work needs of a device beyond running generated kernels: a routine for a library op's
+// kind, or float64 arithmetic. A device says what it has (Device::has); the scheduler never
+// places work on a device that lacks one of its needs.
+using Needs = std::uint16_t;
+constexpr Needs needs_routine(LibraryOp::Kind kind) {
+  return static_cast<Needs>(Needs{1} << static_cast<int>(kind));
+}
+inline constexpr Needs kNeedsFloat64 = Needs{1} << 15;
+inline constexpr Needs kEveryRoutine = 0xff;
+
 // The arguments of a library op. Operands a and b are inputs, c and d outputs; every operand
 // except a gemm/gemv matrix is contiguous from its offset, and outputs are fresh memory.
 //

@@ -301,10 +301,8 @@ class Plan {
     return model.host_addressable ? in.on_host : (in.device_mask >> model.id.device & 1u) != 0;
   }
   bool more_possible() const { return !pinned.device && (scheduler_ || !rest_.empty()); }
-  // Whether c's device can run the work (dense solvers exist on some devices only).
-  bool has_routine(const Candidate& c) const {
-    return !w_.needs_solver || c.device->runs(LibraryOp::Kind::Solver);
-  }
+  // Whether c's device has what the work needs (dense solvers, float64: Device::has).
+  bool has_routine(const Candidate& c) const { return (w_.needs & ~c.device->has()) == 0; }
   scheduler::Scheduler* scheduler() const { return scheduler_; }
   // The scheduler whose history learns from this run (also for pinned work).
   scheduler::Scheduler* learner() const { return learner_; }
@@ -606,18 +604,24 @@ std::string library_label(const LibraryOp& op) {
   return label + " " + std::string(name(op.dtype));
 }
 
+// What a device lacks to run `op`, for messages: a dense solver, a routine, float64.
+std::string lack(const LibraryOp& op) {
+  if (op.kind == LibraryOp::Kind::Solver) return "no dense solver";
+  return "no " + library_label(op) + " routine";
+}
+
 // An op some devices have no routine for (Device::runs) runs only where one is: work pinned
 // elsewhere, or a machine with none, is a ValueError naming what would take it.
 void require_a_routine(const LibraryOp& op) {
   if (pinned.device && !pinned.device->runs(op.kind))
     throw ValueError(library_label(op) + " cannot run on " + pinned.device->info().id() +
-                     ": it has no dense solver; expected a device with one (cpu:0 has LAPACK), "
-                     "or no device scope so that the scheduler places it");
+                     ": it has " + lack(op) +
+                     "; expected a device with one (cpu:0 has every routine), or no device scope "
+                     "so that the scheduler places it");
   const auto devices = Registry::instance().devices();
   if (std::none_of(devices.begin(), devices.end(), [&](Device* d) { return d->runs(op.kind); }))
-    throw ValueError(library_label(op) +
-                     ": no device here has a dense solver (the cpu backend's LAPACK is disabled "
-                     "or unavailable)");
+    throw ValueError(library_label(op) + ": no device here has a routine for it (" + lack(op) +
+                     " on any device; the cpu backend's LAPACK is disabled or unavailable)");
 }
 
 std::vector<View> run_library(const LibraryOp& op, const LibraryArgs& args,

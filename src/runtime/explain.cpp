@@ -185,7 +185,7 @@ std::string Explanation::to_string() const {
                     runtime::ms(c.compute_s).c_str(), runtime::ms(c.predicted_s).c_str(),
                     c.measured_s ? runtime::ms(*c.measured_s).c_str() : "-",
                     runtime::ms(c.expected_s).c_str(),
-                    !c.has_routine ? "(no solver: not a candidate)"
+                    !c.has_routine ? "(no routine: not a candidate)"
                     : !c.fits      ? "(does not fit)"
                     : !c.compiled  ? "(not compiled)"
                                    : "");

@@ -69,7 +69,7 @@ void Placement::install(const scheduler::Profile& profile) {
   const auto devices = Registry::instance().devices();
   for (auto& m : models) {
     Device* d = devices[m.id.device];
-    m.has_solvers = d->runs(LibraryOp::Kind::Solver);
+    m.has = d->has();
     const Parallelism p = !d->info().host_addressable ? Parallelism::Auto
                           : m.id.inline_cpu           ? Parallelism::Inline
                                                       : Parallelism::Parallel;

@@ -247,7 +247,8 @@ class Calibration {
         rate(double(m) * kTranscendentalOps,
              probe.kernel_seconds(*transcendental, transcendental_ir, m), model_.launch_s);
     step("gemm", 0.8);
-    model_.flops_per_s = gemm_rate(probe);
+    // A device without a gemm routine is never placed gemms (Device::has): nothing to measure.
+    if (device_.runs(LibraryOp::Kind::Gemm)) model_.flops_per_s = gemm_rate(probe);
     model_.free_memory_bytes = free_memory_bytes(device_.info());
     return model_;
   }

@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "ir/launch.hpp"
+
 namespace switchyard::scheduler {
 
 // A way to run work: a device, and for the CPU whether on the caller's thread (inline: no
@@ -30,8 +32,8 @@ struct DeviceModel {
   double compile_base_s = 0, compile_per_op_s = 0;  // 0 where nothing is compiled
   // Free now, so buffers already resident there are excluded; 0: unknown (never excludes).
   std::uint64_t free_memory_bytes = 0;
-  // A dense solver library (Device::runs): what the device is, not measured, so not saved.
-  bool has_solvers = false;
+  // Routines and float64 (Device::has): what the device is, not measured, so not saved.
+  Needs has = kEveryRoutine | kNeedsFloat64;
 };
 
 // The device of a candidate name: "cpu:0/inline" -> "cpu:0".

@@ -180,7 +180,7 @@ CandidateEstimate Scheduler::placed(const Workload& w, CandidateEstimate e) cons
   // in proportion to their samples.
   const double inputs_in_s = inputs_transfer_s(w, m, m.id.device, device_models_);
   e.predicted.transfer_s = inputs_in_s + e.predicted.result_transfer_s;
-  e.has_routine = !w.needs_solver || m.has_solvers;
+  e.has_routine = (w.needs & ~m.has) == 0;
   e.fits = e.has_routine && fits(w, m, options_.memory_reserve);
   double run_s = inputs_in_s + e.execute_s;
   const History::Measured whole =

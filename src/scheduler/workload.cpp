@@ -21,6 +21,12 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
   w.arithmetic_per_element = kernel.arithmetic_count() + static_cast<int>(kernel.reductions.size());
   w.transcendental_per_element = kernel.transcendental_count();
   w.ir_operations = static_cast<int>(kernel.body.size());
+  const auto f64 = [](DType t) { return t == DType::Float64; };
+  if (std::any_of(kernel.inputs.begin(), kernel.inputs.end(),
+                  [&](auto& i) { return f64(i.dtype); }) ||
+      std::any_of(kernel.scalars.begin(), kernel.scalars.end(), f64) ||
+      std::any_of(kernel.body.begin(), kernel.body.end(), [&](auto& i) { return f64(i.dtype); }))
+    w.needs = kNeedsFloat64;
   return w;
 }
 
@@ -71,6 +77,7 @@ Workload describe(const LibraryOp& op, const LibraryArgs& args) {
   Workload w;
   w.signature = library_signature(op);
   w.elements = static_cast<std::int64_t>(elements);
+  w.needs = needs_routine(op.kind) | (op.dtype == DType::Float64 ? kNeedsFloat64 : Needs{0});
   auto bytes = [&](double count, double each) { return static_cast<std::uint64_t>(count * each); };
   switch (op.kind) {
     // A product's size is its multiply-adds: history, cached choices and model corrections are
@@ -124,7 +131,6 @@ Workload describe(const LibraryOp& op, const LibraryArgs& args) {
     case Kind::Solver: {
       // LAPACK's operation counts, dominated by the cubic term: one factorisation per matrix.
       w.kind = WorkKind::Solver;
-      w.needs_solver = true;
       const double small = std::min(m, n), large = std::max(m, n);
       const double cubic = op.solver == LibraryOp::SolverKind::Svd
                                ? 4 * large * small * small + 22 * small * small * small

@@ -39,6 +39,7 @@ nlohmann::json device_json(const DeviceInfo& d) {
                       {"fp64", d.fp64},
                       {"fp16", d.fp16},
                       {"unified_memory", d.unified_memory},
+                      {"library_ops", d.library_ops},
                       {"dense_solvers", d.dense_solvers}};
   j["free_memory_bytes"] = d.free_memory_bytes ? nlohmann::json(*d.free_memory_bytes) : nullptr;
   return j;
@@ -131,10 +132,12 @@ void print_text(const nlohmann::json& j) {
                  gib(d["global_memory_bytes"]),
                  d["free_memory_bytes"].is_null() ? "not reported" : gib(d["free_memory_bytes"]),
                  gib(d["max_allocation_bytes"]));
-      fmt::print("               fp64 {}, fp16 {}, unified memory {}, dense solvers {}\n",
-                 d["fp64"].get<bool>() ? "yes" : "no", d["fp16"].get<bool>() ? "yes" : "no",
-                 d["unified_memory"].get<bool>() ? "yes" : "no",
-                 d["dense_solvers"].get<bool>() ? "yes" : "no");
+      fmt::print(
+          "               fp64 {}, fp16 {}, unified memory {}, library ops {}, dense solvers {}\n",
+          d["fp64"].get<bool>() ? "yes" : "no", d["fp16"].get<bool>() ? "yes" : "no",
+          d["unified_memory"].get<bool>() ? "yes" : "no",
+          d["library_ops"].get<bool>() ? "yes" : "no",
+          d["dense_solvers"].get<bool>() ? "yes" : "no");
     }
   }
   fmt::print("\nSettings\n");
