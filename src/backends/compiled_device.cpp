@@ -1,0 +1,200 @@
+#include "backends/compiled_device.hpp"
+
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#include "backends/kernel_arguments.hpp"
+#include "backends/scratch.hpp"
+#include "codegen/launch_plan.hpp"
+#include "core/kernel_cache.hpp"
+#include "switchyard/error.hpp"
+
+namespace switchyard {
+namespace {
+
+// A Kernel IR program built and loaded on one device.
+class CompiledKernel final : public Executable {
+ public:
+  CompiledKernel(ir::Kernel kernel, codegen::Target target, std::unique_ptr<Module> module)
+      : kernel(std::move(kernel)), target(target), module(std::move(module)) {}
+  const ir::Kernel kernel;
+  const codegen::Target target;
+  const std::unique_ptr<Module> module;
+};
+
+std::vector<std::string_view> entries_of(const ir::Kernel& kernel) {
+  if (kernel.has_reduction)
+    return {codegen::kReducePartialEntry, codegen::kReduceFinalEntry, codegen::kReduceRowsEntry};
+  return {codegen::kMapEntry};
+}
+
+// The program for `source`: from the disk cache when an entry exists and the driver loads it,
+// else built (and stored).
+std::unique_ptr<Module> cached_module(Driver& driver, const std::string& source,
+                                      std::span<const std::string_view> entries,
+                                      const DeviceInfo& info) {
+  const std::string options = driver.build_options();
+  const auto key =
+      KernelCacheKey::for_source(source, driver.identity(), driver.versions(), options);
+  const std::vector<std::byte> binary =
+      KernelCache::instance().get_or_build(key, [&] { return driver.build(source, entries); });
+  if (std::unique_ptr<Module> module = driver.load(binary, entries)) return module;
+  // The stored binary is another driver's or damaged: build afresh (the cache's next write
+  // replaces it when the key is built again).
+  if (std::unique_ptr<Module> module = driver.load(driver.build(source, entries), entries))
+    return module;
+  throw DeviceError("the driver of " + info.id() + " (" + info.name +
+                    ") rejected a program it had just built");
+}
+
+// Appends a launch's arguments as the driver takes them (a Packer for pack_arguments).
+class Packer {
+ public:
+  explicit Packer(LaunchArguments& to) : to_(to) {}
+
+  void memory(const DeviceMemory& m) {
+    LaunchArgument a;
+    a.memory = true;
+    a.allocation = m;
+    to_.list.push_back(a);
+  }
+  void index(std::int64_t v) { value(v); }
+  void rank(int r) { value(static_cast<std::int32_t>(r)); }
+  void dims(const Dims& d) {
+    std::int64_t v[kMaxRank] = {};
+    for (int i = 0; i < d.size(); ++i) v[i] = d[i];
+    value(v);
+  }
+  void scalar(DType to, const ScalarValue& s) {
+    visit_dtype(to, [&](auto zero) {
+      using T = decltype(zero);
+      const T v = is_floating(s.dtype) ? static_cast<T>(s.f) : static_cast<T>(s.i);
+      if constexpr (std::is_same_v<T, bool>)
+        value(static_cast<std::uint8_t>(v));
+      else
+        value(v);
+    });
+  }
+
+ private:
+  template <class T>
+  void value(const T& v) {
+    const auto at = static_cast<std::uint32_t>(to_.values.size());
+    to_.values.resize(at + sizeof(T));
+    std::memcpy(to_.values.data() + at, &v, sizeof(T));
+    LaunchArgument a;
+    a.offset = at;
+    a.size = static_cast<std::uint32_t>(sizeof(T));
+    to_.list.push_back(a);
+  }
+
+  LaunchArguments& to_;
+};
+
+void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo& info) {
+  if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
+      args.outputs.size() != k.outputs.size())
+    throw ValueError("launch on " + info.id() + " with " + std::to_string(args.inputs.size()) +
+                     " inputs, " + std::to_string(args.scalars.size()) + " scalars and " +
+                     std::to_string(args.outputs.size()) + " outputs: the kernel expects " +
+                     std::to_string(k.inputs.size()) + ", " + std::to_string(k.scalars.size()) +
+                     " and " + std::to_string(k.outputs.size()));
+}
+
+}  // namespace
+
+std::shared_ptr<Executable> Driver::prepare_library(const LibraryOp&) {
+  throw ValueError("this device has no library routines");  // has() keeps callers away
+}
+
+void Driver::launch_library(Executable&, const LibraryArgs&) {
+  throw ValueError("this device has no library routines");
+}
+
+CompiledDevice::CompiledDevice(DeviceInfo info, std::unique_ptr<Driver> driver)
+    : Device(std::move(info)),
+      driver_(std::move(driver)),
+      pool_([this](std::size_t bytes) { return driver_->allocate(bytes); },
+            [this](MemoryPool::Block block) { driver_->release(block); },
+            {.largest = this->info().max_allocation_bytes}) {}
+
+CompiledDevice::~CompiledDevice() {
+  try {
+    driver_->synchronize();
+  } catch (const Error&) {  // a lost device: nothing left to wait for
+  }
+}
+
+DeviceMemory CompiledDevice::do_allocate(std::size_t bytes) {
+  if (const MemoryPool::Block block = pool_.allocate(bytes))
+    return {reinterpret_cast<void*>(block), bytes};
+  throw OutOfMemory(driver_->refusal_name() + ": cannot allocate " + std::to_string(bytes) +
+                    " bytes on " + info().id() + " (" + info().name + "), which has " +
+                    std::to_string(info().global_memory_bytes) + " bytes of which " +
+                    std::to_string(pool_.in_use_bytes()) +
+                    " are in use by Switchyard, even after releasing pooled memory: free arrays "
+                    "or use a smaller problem");
+}
+
+void CompiledDevice::do_free(DeviceMemory memory) {
+  pool_.free(reinterpret_cast<MemoryPool::Block>(memory.handle), memory.bytes);
+}
+
+void CompiledDevice::do_copy_from_host(DeviceMemory dst, std::size_t dst_offset, const void* src,
+                                       std::size_t bytes) {
+  driver_->copy_from_host(dst, dst_offset, src, bytes);
+}
+
+void CompiledDevice::do_copy_to_host(void* dst, DeviceMemory src, std::size_t src_offset,
+                                     std::size_t bytes) {
+  driver_->copy_to_host(dst, src, src_offset, bytes);
+}
+
+void CompiledDevice::do_copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory src,
+                                    std::size_t src_offset, std::size_t bytes) {
+  driver_->copy_within(dst, dst_offset, src, src_offset, bytes);
+}
+
+std::shared_ptr<Executable> CompiledDevice::do_prepare(const ir::Kernel& kernel) {
+  const codegen::Target target = driver_->target_for(kernel);
+  const std::string source = codegen::render(kernel, target);
+  const std::vector<std::string_view> entries = entries_of(kernel);
+  return std::make_shared<CompiledKernel>(kernel, target,
+                                          cached_module(*driver_, source, entries, info()));
+}
+
+void CompiledDevice::do_launch(Executable& exe, const LaunchArgs& args) {
+  auto* compiled = dynamic_cast<CompiledKernel*>(&exe);
+  if (!compiled)
+    throw ValueError("executable launched on " + info().id() +
+                     " was not prepared by it: prepare it on the device that runs it");
+  check_counts(compiled->kernel, args, info());
+  const codegen::KernelPlan plan =
+      codegen::plan_kernel(compiled->kernel, args.shape, compiled->target, driver_->max_groups());
+  const Scratch scratch(*this, plan.scratch_bytes);
+  for (const codegen::KernelLaunch& l : plan.launches) {
+    LaunchArguments packed;
+    Packer packer(packed);
+    pack_arguments(l, compiled->kernel, args, scratch.memory(), packer);
+    driver_->launch(*compiled->module, l.entry, l.groups, compiled->target.local_size, packed);
+  }
+}
+
+std::shared_ptr<Executable> CompiledDevice::do_prepare_library(const LibraryOp& op) {
+  if (!runs(op.kind))
+    throw ValueError(info().id() +
+                     " has no routine for this library op: the scheduler places it "
+                     "on a device that has one");
+  return driver_->prepare_library(op);
+}
+
+void CompiledDevice::do_launch_library(Executable& exe, const LibraryArgs& args) {
+  driver_->launch_library(exe, args);
+}
+
+void CompiledDevice::do_synchronize() {
+  driver_->synchronize();
+}
+
+}  // namespace switchyard

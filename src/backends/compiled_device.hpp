@@ -1,0 +1,45 @@
+// A device that runs generated code, over a Driver (driver.hpp): the one implementation of
+// what every such backend needs above its driver's calls.
+//   memory    one size-class pool (core/memory_pool.hpp) with the one out-of-memory retry
+//   programs  Kernel IR → codegen source → disk kernel cache (KernelCacheKey::for_source) →
+//             build → load; a binary the driver rejects is rebuilt from source
+//   launches  codegen's launch plan, its scratch, its arguments packed in the ABI's order
+//   library   the driver's routines, on a device whose DeviceInfo says it has them
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/backend.hpp"
+#include "backends/driver.hpp"
+#include "core/memory_pool.hpp"
+
+namespace switchyard {
+
+class CompiledDevice final : public Device {
+ public:
+  CompiledDevice(DeviceInfo info, std::unique_ptr<Driver> driver);
+  ~CompiledDevice() override;
+
+  Driver& driver() { return *driver_; }
+
+ private:
+  DeviceMemory do_allocate(std::size_t bytes) override;
+  void do_free(DeviceMemory memory) override;
+  void do_copy_from_host(DeviceMemory dst, std::size_t dst_offset, const void* src,
+                         std::size_t bytes) override;
+  void do_copy_to_host(void* dst, DeviceMemory src, std::size_t src_offset,
+                       std::size_t bytes) override;
+  void do_copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory src,
+                      std::size_t src_offset, std::size_t bytes) override;
+  std::shared_ptr<Executable> do_prepare(const ir::Kernel& kernel) override;
+  std::shared_ptr<Executable> do_prepare_library(const LibraryOp& op) override;
+  void do_launch(Executable& exe, const LaunchArgs& args) override;
+  void do_launch_library(Executable& exe, const LibraryArgs& args) override;
+  void do_synchronize() override;
+
+  std::unique_ptr<Driver> driver_;
+  MemoryPool pool_;
+};
+
+}  // namespace switchyard

@@ -1,0 +1,81 @@
+// The driver interface: the few calls a backend that runs generated code makes of its vendor's
+// API. Everything above them lives once, in CompiledDevice (compiled_device.hpp): the memory
+// pool and its one out-of-memory retry, the kernel cache path (memory → disk → build → load)
+// under one key convention, launch plans from codegen, argument packing and scratch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "backends/backend.hpp"
+#include "codegen/codegen.hpp"
+
+namespace switchyard {
+
+// A built program loaded on one device, with its entry points.
+class Module {
+ public:
+  virtual ~Module() = default;
+};
+
+// One launch's arguments in the ABI's order (codegen.hpp): memory by its allocation, every
+// other argument by its bytes as the kernel takes it (index int64, rank int32, sy_dims as eight
+// int64, a scalar in its dtype, bool as one byte).
+struct LaunchArgument {
+  bool memory = false;
+  DeviceMemory allocation;             // memory
+  std::uint32_t offset = 0, size = 0;  // a value: bytes [offset, offset + size) of `values`
+};
+struct LaunchArguments {
+  std::vector<LaunchArgument> list;
+  std::vector<std::byte> values;
+};
+
+class Driver {
+ public:
+  virtual ~Driver() = default;
+
+  // ---- memory: a block the device has no room for is 0 (other failures throw DeviceError)
+  virtual std::uint64_t allocate(std::size_t bytes) = 0;
+  virtual void release(std::uint64_t block) = 0;
+  // DeviceMemory::handle holds the block. The driver's name for "no room":
+  virtual std::string refusal_name() const = 0;
+  // Copies return when the data has arrived (the source may be reused at once).
+  virtual void copy_from_host(DeviceMemory dst, std::size_t dst_offset, const void* src,
+                              std::size_t bytes) = 0;
+  virtual void copy_to_host(void* dst, DeviceMemory src, std::size_t src_offset,
+                            std::size_t bytes) = 0;
+  virtual void copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory src,
+                           std::size_t src_offset, std::size_t bytes) = 0;
+
+  // ---- code: how the device wants it generated, and who builds it how (the cache key)
+  virtual codegen::Target target_for(const ir::Kernel& kernel) const = 0;
+  virtual std::int64_t max_groups() const = 0;  // work-groups that keep the device busy
+  virtual std::string identity() const = 0;     // the device: name, vendor, architecture
+  virtual std::string versions() const = 0;     // driver and compiler
+  virtual std::string build_options() const = 0;
+  // Source → binary holding `entries`; a source that does not compile is a CompileError
+  // carrying the compiler's log.
+  virtual std::vector<std::byte> build(const std::string& source,
+                                       std::span<const std::string_view> entries) = 0;
+  // Binary → module; null when the driver rejects the binary (another driver's, a damaged one).
+  virtual std::unique_ptr<Module> load(std::span<const std::byte> binary,
+                                       std::span<const std::string_view> entries) = 0;
+  // Queues `groups` work-groups of `local_size` items running `entry`; may return before they
+  // run. Launches and copies on one device run in the order they were queued.
+  virtual void launch(Module& module, std::string_view entry, std::int64_t groups, int local_size,
+                      const LaunchArguments& args) = 0;
+  virtual void synchronize() = 0;
+
+  // ---- library ops, on a device whose DeviceInfo says it runs them: the vendor's libraries
+  // (BLAS, FFT, solvers) and generated library kernels.
+  virtual std::shared_ptr<Executable> prepare_library(const LibraryOp& op);
+  virtual void launch_library(Executable& exe, const LibraryArgs& args);
+};
+
+}  // namespace switchyard
