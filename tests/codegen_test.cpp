@@ -1,12 +1,19 @@
-// Generated OpenCL C must build on PoCL and generated CUDA C through NVRTC, for every op, dtype,
-// layout, reduction and vector width; entry points must take the arguments codegen.hpp
-// documents. Values are checked in opencl_backend_test.cpp; here only that the code builds.
+// Generated OpenCL C must build on PoCL, generated CUDA C through NVRTC and generated GLSL through
+// glslc, for every op, dtype, layout, reduction and vector width; entry points must take the
+// arguments codegen.hpp documents. Values are checked in opencl_backend_test.cpp; here only that
+// the code builds.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,8 +36,8 @@ constexpr DType kAllTypes[] = {DType::Bool, DType::Int32, DType::Int64, DType::F
                                DType::Float64};
 
 // Every op the IR defines on dtype t, over contiguous, strided and broadcast inputs and a
-// scalar, with outputs of every dtype.
-ir::Kernel every_op(DType t) {
+// scalar, with outputs of every dtype (float64 only with `fp64`).
+ir::Kernel every_op(DType t, bool fp64 = true) {
   KernelBuilder b;
   const auto x = b.load(t, Layout::Contiguous), y = b.load(t, Layout::Strided);
   const auto z = b.load(t, Layout::Broadcast), s = b.scalar(t);
@@ -72,7 +79,7 @@ ir::Kernel every_op(DType t) {
   b.output(v);
   b.output(m);
   for (DType to : kAllTypes)
-    if (to != t) b.output(b.cast(b.cast(v, to), t));
+    if (to != t && (fp64 || to != DType::Float64)) b.output(b.cast(b.cast(v, to), t));
   return b.build();
 }
 
@@ -439,6 +446,155 @@ TEST(LaunchPlan, EveryLaunchHasTheABIsArgumentsAndItsScratch) {
     }
   }
   for (int path = 0; path < 4; ++path) EXPECT_GT(paths[path], 0) << "path " << path << " untested";
+}
+
+// glslc (shaderc), run on each entry point of a GLSL program as a Vulkan backend builds it: the
+// source once per entry, with SY_ENTRY_<entry> defined; spirv-val too where installed.
+class GlslCompiler {
+ public:
+  GlslCompiler() {
+    available_ = std::system("glslc --version > /dev/null 2>&1") == 0;
+    validator_ = std::system("spirv-val --version > /dev/null 2>&1") == 0;
+    std::string dir = (std::filesystem::temp_directory_path() / "sy_glsl_XXXXXX").string();
+    if (available_ && mkdtemp(dir.data())) dir_ = dir;
+    available_ = available_ && !dir_.empty();
+  }
+  ~GlslCompiler() {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  bool available() const { return available_; }
+
+  // Empty when every entry compiles (and validates); otherwise the messages and the source.
+  std::string check(const std::string& source, const std::vector<std::string>& entries) {
+    const std::string path = dir_ + "/kernel.comp", spv = dir_ + "/kernel.spv",
+                      log = dir_ + "/log.txt";
+    std::ofstream(path) << source;
+    std::string problem;
+    for (const std::string& entry : entries) {
+      std::string command = "glslc -fshader-stage=compute --target-env=vulkan1.2 -DSY_ENTRY_" +
+                            entry + " -o " + spv + " " + path + " > " + log + " 2>&1";
+      if (validator_)
+        command += " && spirv-val --target-env vulkan1.2 " + spv + " > " + log + " 2>&1";
+      if (std::system(command.c_str()) != 0) {
+        std::ifstream in(log);
+        problem += entry + " failed:\n" + std::string(std::istreambuf_iterator<char>(in), {});
+      }
+    }
+    return problem.empty() ? "" : problem + "source:\n" + source;
+  }
+
+ private:
+  bool available_ = false, validator_ = false;
+  std::string dir_;
+};
+
+class CodegenGlsl : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { glslc_ = new GlslCompiler; }
+  static void TearDownTestSuite() { delete glslc_; }
+  void SetUp() override {
+    if (!glslc_->available()) GTEST_SKIP() << "glslc not found on PATH (install glslc or shaderc)";
+  }
+  static std::string check(const ir::Kernel& k) {
+    std::vector<std::string> entries;
+    for (const auto& e : expected_entries(k)) entries.push_back(e.first);
+    return glslc_->check(codegen::render(k, kTarget), entries);
+  }
+  static constexpr DType kTypes[] = {DType::Bool, DType::Int32, DType::Int64, DType::Float32};
+  static constexpr Target kTarget{Dialect::Glsl, false, 1, 256, false};
+  static GlslCompiler* glslc_;
+};
+GlslCompiler* CodegenGlsl::glslc_ = nullptr;
+
+TEST_F(CodegenGlsl, EveryOpBuilds) {
+  for (DType t : kTypes) EXPECT_EQ(check(every_op(t, false)), "") << name(t);
+}
+
+TEST_F(CodegenGlsl, EveryReductionBuilds) {
+  for (DType t : kTypes)
+    for (int op = 0; op <= static_cast<int>(ir::ReduceOp::ArgMax); ++op)
+      EXPECT_EQ(check(reduction(t, static_cast<ir::ReduceOp>(op))), "") << name(t) << " op " << op;
+}
+
+TEST_F(CodegenGlsl, SeveralReductionsBuild) {
+  for (DType t : kTypes)
+    for (ir::ReduceOver over : {ir::ReduceOver::All, ir::ReduceOver::TrailingAxes})
+      EXPECT_EQ(check(several_reductions(t, over)), "") << name(t);
+}
+
+TEST_F(CodegenGlsl, ABrokenSourceFails) {
+  std::string source = codegen::render(every_op(DType::Float32, false), kTarget);
+  source.replace(source.find("void main() {"), 13, "void main() {\n  undeclared = 1;");
+  EXPECT_NE(glslc_->check(source, {"sy_map"}), "");
+}
+
+// Each entry's argument block has one member per argument plan_kernel passes, in its order,
+// of the type codegen.hpp gives that kind of argument.
+TEST(CodegenGlslABI, ArgumentBlocksFollowTheLaunchPlan) {
+  using Kind = codegen::KernelArg::Kind;
+  const Target target{Dialect::Glsl, false, 1, 256, false};
+  std::vector<ir::Kernel> kernels = {every_op(DType::Int64, false),
+                                     several_reductions(DType::Float32, ir::ReduceOver::All),
+                                     several_reductions(DType::Bool, ir::ReduceOver::TrailingAxes)};
+  for (int op = 0; op <= static_cast<int>(ir::ReduceOp::ArgMax); ++op)
+    kernels.push_back(reduction(DType::Int32, static_cast<ir::ReduceOp>(op)));
+  std::set<std::string_view> launched;
+  for (const ir::Kernel& k : kernels) {
+    const std::string source = codegen::render(k, target);
+    for (const Shape& shape : std::vector<Shape>{{1 << 20}, {5000, 4, 4}, {7, 3}}) {
+      for (const codegen::KernelLaunch& l : codegen::plan_kernel(k, shape, target, 64).launches) {
+        launched.insert(l.entry);
+        const std::string open = "readonly buffer sy_args_" + std::string(l.entry) + " {\n";
+        const std::size_t begin = source.find(open);
+        ASSERT_NE(begin, std::string::npos) << l.entry;
+        std::istringstream members(
+            source.substr(begin + open.size(), source.find("};", begin) - begin - open.size()));
+        for (const codegen::KernelArg& a : l.args) {
+          std::string type, member;
+          members >> type >> member;
+          std::string expected;
+          switch (a.kind) {
+            case Kind::Index:
+            case Kind::InputOffset:
+            case Kind::OutputOffset:
+              expected = "int64_t";
+              break;
+            case Kind::Rank:
+              expected = "int";
+              break;
+            case Kind::Shape:
+            case Kind::InputStrides:
+              expected = "sy_dims";
+              break;
+            case Kind::Input:
+            case Kind::Output:
+            case Kind::Scratch:
+              expected = type.rfind("sy_buf_", 0) == 0 ? type : "sy_buf_<type>";
+              break;
+            case Kind::Scalar:
+              expected = std::vector<std::string>{"uint8_t", "int", "int64_t", "float"}.at(
+                  static_cast<std::size_t>(k.scalars.at(static_cast<std::size_t>(a.value))));
+              break;
+          }
+          EXPECT_EQ(type, expected) << l.entry << " " << member;
+        }
+        std::string rest;
+        EXPECT_FALSE(members >> rest) << l.entry << " has more members than arguments";
+      }
+    }
+  }
+  EXPECT_EQ(launched.size(), 4u) << "every entry point launched";
+}
+
+TEST(CodegenGlslABI, VectorsFloat64AndLibraryKernelsAreRefused) {
+  EXPECT_THROW(
+      codegen::render(every_op(DType::Float32), Target{Dialect::Glsl, false, 8, 64, false}),
+      ValueError);
+  EXPECT_THROW(codegen::render(every_op(DType::Float64), Target{Dialect::Glsl, true, 1, 64, false}),
+               DTypeError);
+  EXPECT_THROW(codegen::render_library({.kind = LibraryOp::Kind::Gather, .dtype = DType::Int32},
+                                       Target{Dialect::Glsl, false, 1, 256, false}),
+               ValueError);
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ class Ops {
         return is_integer(t) ? s_.wrap_neg(t, a) : "(-" + a + ")";
       case OpCode::Abs:
         if (t == DType::Bool) return a;
-        return is_floating(t) ? s_.math("fabs", t, a)
+        return is_floating(t) ? math("fabs", t, a)
                               : s_.sel(a + " < " + zero(t), s_.wrap_neg(t, a), a);
       case OpCode::Sign:  // zero and NaN give themselves: ±0 and NaN
         if (t == DType::Bool) return a;
@@ -116,27 +116,27 @@ class Ops {
         return "(" + a + " / " + b + ")";
       case OpCode::FloorDiv:
         if (t == DType::Bool) undefined(in.op, t);
-        if (is_floating(t)) return s_.math("floor", t, a + " / " + b);
+        if (is_floating(t)) return math("floor", t, a + " / " + b);
         return call(int_floordiv(t), a, b);
       case OpCode::Mod:
         if (t == DType::Bool) undefined(in.op, t);
         return call(is_floating(t) ? float_mod(t) : int_mod(t), a, b);
       case OpCode::Pow:
         if (t == DType::Bool) undefined(in.op, t);
-        return is_floating(t) ? s_.math("pow", t, a, b) : call(int_pow(t), a, b);
+        return is_floating(t) ? math("pow", t, a, b) : call(int_pow(t), a, b);
       case OpCode::Min:
         return min_max(s_, t, a, b, '<');
       case OpCode::Max:
         return min_max(s_, t, a, b, '>');
       case OpCode::Atan2:
         if (!is_floating(t)) undefined(in.op, t);
-        return s_.math("atan2", t, a, b);
+        return math("atan2", t, a, b);
       case OpCode::Hypot:
         if (!is_floating(t)) undefined(in.op, t);
-        return s_.math("hypot", t, a, b);
+        return math("hypot", t, a, b);
       case OpCode::CopySign:
         if (!is_floating(t)) undefined(in.op, t);
-        return s_.math("copysign", t, a, b);
+        return math("copysign", t, a, b);
       case OpCode::LogAddExp:
         if (!is_floating(t)) undefined(in.op, t);
         return call(logaddexp(t), a, b);
@@ -174,16 +174,24 @@ class Ops {
   std::string zero(DType t) const { return s_.lit(t, "0"); }
   std::string one(DType t) const { return s_.lit(t, "1"); }
 
+  // s_.math, after defining the helpers it calls (GLSL's C99 functions).
+  std::string math(std::string_view name, DType t, const std::string& a,
+                   const std::string& b = {}) const {
+    for (const auto& [fn, definition] : s_.math_helpers(name))
+      if (!helpers_.has(fn)) helpers_.add(std::string(fn), std::string(definition));
+    return s_.math(name, t, a, b);
+  }
+
   std::string floating(const ir::Instr& in, std::string_view f, const std::string& a) const {
     if (!is_floating(in.dtype)) undefined(in.op, in.dtype);
-    return s_.math(f, in.dtype, a);
+    return math(f, in.dtype, a);
   }
 
   // OpenCL's vector forms give masks (-1 lanes) and its scalar forms 1, as comparisons do.
   std::string classify(const ir::Instr& in, std::string_view f, DType operand,
                        const std::string& a) const {
     if (!is_floating(operand)) undefined(in.op, operand);
-    return s_.bool_from_mask(s_.math(f, operand, a));
+    return s_.bool_from_mask(math(f, operand, a));
   }
 
   // Logical on bool's 0/1 bytes, bitwise on integers: the same operator serves both.
@@ -202,8 +210,7 @@ class Ops {
     const std::string T = s_.type(t);
     std::string fn = "sy_" + std::string(what) + "_" + identifier(T);
     if (!helpers_.has(fn))
-      helpers_.add(fn, std::string(s_.dialect().helper) + " " + T + " " + fn + "(" + T + " a, " +
-                           T + " b) {\n" + statements + "}\n");
+      helpers_.add(fn, s_.helper(T) + fn + "(" + T + " a, " + T + " b) {\n" + statements + "}\n");
     return fn;
   }
 
@@ -211,32 +218,35 @@ class Ops {
   // (so INT_MIN // -1 == INT_MIN); the divisor is made safe before dividing, never trapping.
   std::string int_floordiv(DType t) const {
     const std::string T = s_.type(t), z = zero(t), m1 = s_.lit(t, "-1");
-    return helper("floordiv", t,
-                  "  " + T + " d = " + s_.sel("(b == " + z + ") | (b == " + m1 + ")", one(t), "b") +
-                      ";\n  " + T + " q = a / d;\n  " + T + " r = a - q * d;\n  q = " +
-                      s_.sel("(r != " + z + ") & ((r ^ d) < " + z + ")", "q - " + one(t), "q") +
-                      ";\n  q = " + s_.sel("b == " + m1, s_.wrap_neg(t, "a"), "q") +
-                      ";\n  return " + s_.sel("b == " + z, z, "q") + ";\n");
+    return helper(
+        "floordiv", t,
+        "  " + T + " d = " + s_.sel(s_.any("(b == " + z + ")", "(b == " + m1 + ")"), one(t), "b") +
+            ";\n  " + T + " q = a / d;\n  " + T + " r = a - q * d;\n  q = " +
+            s_.sel(s_.all("(r != " + z + ")", "((r ^ d) < " + z + ")"), "q - " + one(t), "q") +
+            ";\n  q = " + s_.sel("b == " + m1, s_.wrap_neg(t, "a"), "q") + ";\n  return " +
+            s_.sel("b == " + z, z, "q") + ";\n");
   }
 
   // Integer a % b with the divisor's sign (Python); b == 0 (and b == -1) give 0.
   std::string int_mod(DType t) const {
     const std::string T = s_.type(t), z = zero(t), m1 = s_.lit(t, "-1");
-    return helper("mod", t,
-                  "  " + T + " d = " + s_.sel("(b == " + z + ") | (b == " + m1 + ")", one(t), "b") +
-                      ";\n  " + T + " r = a % d;\n  return " +
-                      s_.sel("(r != " + z + ") & ((r ^ d) < " + z + ")", "r + d", "r") + ";\n");
+    return helper(
+        "mod", t,
+        "  " + T + " d = " + s_.sel(s_.any("(b == " + z + ")", "(b == " + m1 + ")"), one(t), "b") +
+            ";\n  " + T + " r = " + s_.rem("a", "d") + ";\n  return " +
+            s_.sel(s_.all("(r != " + z + ")", "((r ^ d) < " + z + ")"), "r + d", "r") + ";\n");
   }
 
   // Float a % b: fmod moved to the divisor's sign; zero takes the divisor's sign (NumPy);
   // b == 0 gives NaN from fmod.
   std::string float_mod(DType t) const {
     const std::string T = s_.type(t), z = zero(t);
-    return helper(
-        "mod", t,
-        "  " + T + " r = " + s_.math("fmod", t, "a", "b") + ";\n  r = " +
-            s_.sel("(r != " + z + ") & ((r < " + z + ") != (b < " + z + "))", "r + b", "r") +
-            ";\n  return " + s_.sel("r == " + z, s_.math("copysign", t, z, "b"), "r") + ";\n");
+    return helper("mod", t,
+                  "  " + T + " r = " + math("fmod", t, "a", "b") + ";\n  r = " +
+                      s_.sel(s_.all("(r != " + z + ")", "((r < " + z + ") != (b < " + z + "))"),
+                             "r + b", "r") +
+                      ";\n  return " + s_.sel("r == " + z, math("copysign", t, z, "b"), "r") +
+                      ";\n");
   }
 
   // Integer a ** b by exact repeated squaring (wrapping); a negative exponent gives 0 unless
@@ -258,10 +268,10 @@ class Ops {
   // and -inf, -inf out of inf - inf; a NaN difference is returned as the result.
   std::string logaddexp(DType t) const {
     const std::string T = s_.type(t);
-    const std::string tail = s_.math("log1p", t, s_.math("exp", t, "-" + s_.math("fabs", t, "d")));
+    const std::string tail = math("log1p", t, math("exp", t, "-" + math("fabs", t, "d")));
     return helper("logaddexp", t,
                   "  " + T + " d = a - b;\n  " + T + " r = " + s_.sel("d > " + zero(t), "a", "b") +
-                      " + " + tail + ";\n  r = " + s_.sel(s_.math("isnan", t, "d"), "d", "r") +
+                      " + " + tail + ";\n  r = " + s_.sel(math("isnan", t, "d"), "d", "r") +
                       ";\n  return " +
                       s_.sel("a == b", "a + " + s_.lit(t, "0.6931471805599453094"), "r") + ";\n");
   }
@@ -269,7 +279,7 @@ class Ops {
   // The count is clamped into [0, bits - 1] before shifting, so no shift is ever out of range
   // (undefined in C and CUDA, taken modulo the width in OpenCL C).
   std::string out_of_range_count(DType t) const {
-    return "(b < " + zero(t) + ") | (b > " + s_.lit(t, bits_minus_one(t)) + ")";
+    return s_.any("(b < " + zero(t) + ")", "(b > " + s_.lit(t, bits_minus_one(t)) + ")");
   }
   static std::string bits_minus_one(DType t) { return t == DType::Int32 ? "31" : "63"; }
 
@@ -299,7 +309,7 @@ class Ops {
 void define_offset(const Spelling& s, Helpers& helpers) {
   if (helpers.has("sy_offset")) return;
   const std::string I(s.dialect().index);
-  helpers.add("sy_offset", std::string(s.dialect().helper) + " " + I + " sy_offset(" + I +
+  helpers.add("sy_offset", s.helper(I) + "sy_offset(" + I +
                                " e, int rank, sy_dims shape, sy_dims strides) {\n  " + I +
                                " off = 0;\n  for (int d = rank - 1; d >= 0; --d) {\n    " + I +
                                " i = e % shape.v[d];\n    e /= shape.v[d];\n    off += i * "
@@ -314,22 +324,22 @@ std::string load(const ir::Kernel& k, const ir::Instr& in, const Spelling& s, He
   const std::string p = input_name(in.a), off = p + "_off", e(element);
   switch (k.inputs[in.a].layout) {
     case ir::Layout::Contiguous:
-      return indent + T + " " + v + " = " + s.vload(p + " + " + off + " + " + e) + ";\n";
+      return indent + T + " " + v + " = " + s.vload(in.dtype, p, off + " + " + e) + ";\n";
     case ir::Layout::Broadcast:
-      return indent + T + " " + v + " = " + s.splat(in.dtype, p + "[" + off + "]") + ";\n";
+      return indent + T + " " + v + " = " + s.splat(in.dtype, s.element(in.dtype, p, off)) + ";\n";
     case ir::Layout::Strided:
       break;
   }
   define_offset(s, helpers);
   const auto at = [&](const std::string& i) {
-    return p + "[" + off + " + sy_offset(" + i + ", rank, shape, " + p + "_strides)]";
+    return s.element(in.dtype, p, off + " + sy_offset(" + i + ", rank, shape, " + p + "_strides)");
   };
   if (!s.vector()) return indent + T + " " + v + " = " + at(e) + ";\n";
   const std::string W = std::to_string(s.width());
   return indent + T + " " + v + ";\n" + indent + "{\n" + indent + "  " + s.scalar_type(in.dtype) +
          " lanes[" + W + "];\n" + indent + "  for (int l = 0; l < " + W +
          "; ++l) lanes[l] = " + at(e + " + l") + ";\n" + indent + "  " + v + " = " +
-         s.vload("lanes") + ";\n" + indent + "}\n";
+         s.vload(in.dtype, "lanes") + ";\n" + indent + "}\n";
 }
 
 }  // namespace
@@ -352,7 +362,7 @@ std::string min_max(const Spelling& s, DType t, const std::string& a, const std:
                     char op) {
   const std::string pick = s.sel(a + " " + op + " " + b, a, b);
   if (!is_floating(t)) return pick;
-  return s.sel(s.math("isnan", t, a) + " | " + s.math("isnan", t, b), a + " + " + b, pick);
+  return s.sel(s.any(s.math("isnan", t, a), s.math("isnan", t, b)), a + " + " + b, pick);
 }
 
 std::string input_name(int i) {

@@ -1,5 +1,5 @@
-// Code generation: Kernel IR → OpenCL C or CUDA C, from one renderer with a dialect table.
-// Pure functions of the IR and the target; no device is needed to render.
+// Code generation: Kernel IR → OpenCL C, CUDA C or GLSL (Vulkan), from one renderer with a
+// dialect table. Pure functions of the IR and the target; no device is needed to render.
 //
 // ---- Kernel ABI (what a backend passes; OpenCL and CUDA identical but for type spellings) ----
 //
@@ -44,6 +44,20 @@
 //
 // Floating sums use compensated (Kahan) summation per item and a pairwise tree across items, so
 // float32 sums are at least as accurate as pairwise summation.
+//
+// ---- GLSL (Dialect::Glsl: GLSL 4.50 for Vulkan 1.2, glslc -fshader-stage=compute) ----
+// Vector width 1 and no float64 (DTypeError). Types: bool uint8_t, int32 int, int64 int64_t,
+// float32 float. The device needs bufferDeviceAddress, shaderInt64, shaderInt8,
+// storageBuffer8BitAccess and shaderSignedZeroInfNanPreserveFloat32 (the program asks for IEEE
+// NaN, infinities and signed zeros). One source holds every entry point above of the kernel's
+// kind, each in `#ifdef SY_ENTRY_<entry>` ... `#endif` as `void main()` with
+// `layout(local_size_x = Target::local_size)`: compile it once per entry with that macro
+// defined (-DSY_ENTRY_sy_map, ...). The only push constant is 8 bytes: the device address of an
+// argument block (read-only) holding the entry's arguments as listed above, which is the order
+// of plan_kernel's KernelLaunch::args, each at the next offset aligned to its own alignment:
+// index (and offsets) int64 and sy_dims (64 bytes) and pointers (device addresses, uint64)
+// at 8; int rank, int32 and float32 scalars at 4; bool scalars (one byte) at 1 — std430's rule.
+// Pointers point at element 0 (element i at address + i · size; indices are 64-bit).
 #pragma once
 
 #include <cstdint>
@@ -54,7 +68,7 @@
 
 namespace switchyard::codegen {
 
-enum class Dialect : std::uint8_t { OpenCL, Cuda };
+enum class Dialect : std::uint8_t { OpenCL, Cuda, Glsl };
 
 inline constexpr std::string_view kMapEntry = "sy_map";
 inline constexpr std::string_view kReducePartialEntry = "sy_reduce_partial";

@@ -18,7 +18,8 @@ std::string extreme(const Spelling& s, DType t, bool want_max) {
     case DType::Int32:
       return want_max ? "2147483647" : "(-2147483647 - 1)";
     case DType::Int64:
-      return want_max ? "9223372036854775807" : "(-9223372036854775807 - 1)";
+      return want_max ? "9223372036854775807" + std::string(s.dialect().int64_suffix)
+                      : "(-9223372036854775807" + std::string(s.dialect().int64_suffix) + " - 1)";
     case DType::Float32:
     case DType::Float64:
     case DType::Complex64:  // never reaches a kernel: the expression layer rejects complex
@@ -58,8 +59,9 @@ std::string Fold::identity() const {
 }
 
 std::string Fold::declare(const std::string& p, const std::string& indent) const {
-  std::string out = indent + s_.type(acc_) + " " + p + "acc = " + identity() + ";\n";
-  if (kahan_) out += indent + s_.type(acc_) + " " + p + "comp = " + s_.lit(acc_, "0") + ";\n";
+  const std::string T = (kahan_ ? std::string(s_.dialect().precise) : "") + s_.type(acc_);
+  std::string out = indent + T + " " + p + "acc = " + identity() + ";\n";
+  if (kahan_) out += indent + T + " " + p + "comp = " + s_.lit(acc_, "0") + ";\n";
   if (arg_)
     out += indent + s_.index_type() + " " + p +
            "idx = " + s_.lit(DType::Int64, extreme(s_, DType::Int64, true)) + ";\n";
@@ -70,7 +72,9 @@ std::string Fold::add_next(const std::string& p, const std::string& x, const std
                            const std::string& first, const std::string& indent) const {
   if (kahan_) {
     // Kahan summation; an infinite sum keeps no compensation (inf - inf would poison it).
-    const std::string T = s_.type(acc_), acc = p + "acc", comp = p + "comp";
+    // GLSL's `precise` keeps compilers from simplifying (t - acc) - y to 0.
+    const std::string T = std::string(s_.dialect().precise) + s_.type(acc_), acc = p + "acc",
+                      comp = p + "comp";
     return indent + "{\n" + indent + "  " + T + " y = " + x + " - " + comp + ";\n" + indent + "  " +
            T + " t = " + acc + " + y;\n" + indent + "  " + comp + " = " +
            s_.sel(s_.math("isinf", acc_, "t"), s_.lit(acc_, "0"), "(t - " + acc + ") - y") + ";\n" +
@@ -82,8 +86,9 @@ std::string Fold::add_next(const std::string& p, const std::string& x, const std
   const char cmp = is_min(op_) ? '<' : '>';
   std::string better = x + " " + cmp + " " + acc;
   if (is_floating(value_))
-    better = "(" + better + ") | (" + s_.math("isnan", value_, x) + " & !" +
-             s_.math("isnan", value_, acc) + ")";
+    better = s_.any(
+        "(" + better + ")",
+        "(" + s_.all(s_.math("isnan", value_, x), "!" + s_.math("isnan", value_, acc)) + ")");
   return indent + "if (" + first + ") {\n" + indent + "  " + acc + " = " + x + ";\n" + indent +
          "  " + idx + " = " + ix + ";\n" + indent + "} else {\n" + indent + "  " + idx + " = " +
          s_.sel(s_.index_mask(better, value_), ix, idx) + ";\n" + indent + "  " + acc + " = " +
@@ -134,10 +139,11 @@ std::string Fold::arg_take() const {
   std::string body;
   if (is_floating(value_))
     body = "  if (" + s.math("isnan", value_, "v") + ") return !" + s.math("isnan", value_, "m") +
-           " || j < i;\n  if (" + s.math("isnan", value_, "m") + ") return 0;\n";
+           " || j < i;\n  if (" + s.math("isnan", value_, "m") + ") return " +
+           std::string(s.dialect().no) + ";\n";
   body += "  return v " + std::string(1, cmp) + " m || (v == m && j < i);\n";
-  helpers_.add(fn, std::string(s.dialect().helper) + " int " + fn + "(" + T + " m, " + I + " i, " +
-                       T + " v, " + I + " j) {\n" + body + "}\n");
+  helpers_.add(fn, s.helper(s.dialect().predicate) + fn + "(" + T + " m, " + I + " i, " + T +
+                       " v, " + I + " j) {\n" + body + "}\n");
   return fn;
 }
 

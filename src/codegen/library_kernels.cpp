@@ -336,6 +336,8 @@ SY_KERNEL sy_gather(const SY_GLOBAL sy_word* a, sy_index a_off,
 )";
 
 void check_target(const LibraryOp& op, const Target& target) {
+  if (target.dialect == Dialect::Glsl)
+    throw ValueError("library kernels have no GLSL form: expected an OpenCL or CUDA target");
   if (target.local_size < kRadix || target.local_size > 1024 ||
       !std::has_single_bit(static_cast<unsigned>(target.local_size)))
     throw ValueError("library kernels need a local size that is a power of two in [" +

@@ -68,7 +68,7 @@ inline constexpr std::string_view kGatherEntry = "sy_gather";
 // The program for `op` on `target` (Target::local_size items per group, a power of two ≥ 16;
 // vector_width and blocked are ignored). Throws DTypeError for a float64 scan on a target
 // without it, ValueError for a scan op other than Sum, Prod, Min or Max, for a local size out of
-// range, and for Gemm, Gemv and Fft, which vendor libraries run.
+// range, for Gemm, Gemv and Fft, which vendor libraries run, and for a GLSL target.
 std::string render_library(const LibraryOp& op, const Target& target);
 
 // The entry points render_library(op, ...) defines.

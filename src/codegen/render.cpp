@@ -9,6 +9,12 @@
 namespace switchyard::codegen {
 namespace {
 
+// One argument of an entry point: its type and the name bodies read it by.
+struct Param {
+  std::string type, name;
+};
+using Params = std::vector<Param>;
+
 class Renderer {
  public:
   Renderer(const ir::Kernel& kernel, const Target& target)
@@ -27,7 +33,7 @@ class Renderer {
       kernels = reduce_partial() + "\n" + reduce_final() + "\n" + reduce_rows();
     else
       kernels = map();
-    std::string head;
+    std::string head;  // the dialect table's prelude follows
     if (target_.dialect == Dialect::OpenCL && uses_fp64())
       head = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
     return head + std::string(t_.prelude) + "\n" + helpers_.definitions() + kernels;
@@ -41,28 +47,59 @@ class Renderer {
   }
 
  private:
-  std::string entry(std::string_view name, bool fixed_group) const {
-    if (!fixed_group) return std::string(t_.kernel) + " " + std::string(name);
-    std::string q(t_.kernel_fixed_group);
-    q.replace(q.find('@'), 1, L_);
-    return q + " " + std::string(name);
-  }
-
-  std::string pointer(DType t, bool is_const) const {
-    return std::string(t_.global) + (is_const ? "const " : "") + one_.scalar_type(t) + "*";
-  }
-
-  // The inputs and scalars of codegen.hpp's ABI, after `rank, shape`.
-  std::string operands() const {
+  // Entry point `name` taking `params`, with work-group arrays `shared` (declared by
+  // tree_declare at the indent shared_indent() gives) and statements `body`. C dialects: a
+  // kernel function. GLSL: a section for SY_ENTRY_<name> whose main() reads the arguments from
+  // the block the push constant points at (codegen.hpp).
+  std::string entry(std::string_view name, bool fixed_group, const Params& params,
+                    const std::string& shared, const std::string& body) const {
+    const std::string n(name);
+    if (target_.dialect == Dialect::Glsl) {
+      const std::string block = "sy_args_" + n;
+      std::string members, copies;
+      for (const Param& p : params) {
+        members += "  " + p.type + " " + p.name + ";\n";
+        copies += "  " + p.type + " " + p.name + " = sy_args." + p.name + ";\n";
+      }
+      return "#ifdef SY_ENTRY_" + n + "\nlayout(local_size_x = " + L_ +
+             ") in;\nlayout(buffer_reference, std430, buffer_reference_align = 8) readonly "
+             "buffer " +
+             block + " {\n" + members + "};\nlayout(push_constant, std430) uniform sy_push {\n  " +
+             block + " sy_args;\n};\n" + shared + "void main() {\n" + copies + body + "}\n#endif\n";
+    }
     std::string s;
+    if (fixed_group) {
+      s = std::string(t_.kernel_fixed_group);
+      s.replace(s.find('@'), 1, L_);
+    } else {
+      s = std::string(t_.kernel);
+    }
+    s += " " + n + "(";
+    for (std::size_t i = 0; i < params.size(); ++i)
+      s += (i ? ", " : "") + params[i].type + " " + params[i].name;
+    return s + ") {\n" + shared + body + "}\n";
+  }
+  std::string shared_indent() const { return target_.dialect == Dialect::Glsl ? "" : "  "; }
+
+  std::string pointer(DType t, bool is_const) const { return one_.pointer_type(t, is_const); }
+
+  // Pointer `name` and its offset `name_off`.
+  void add_pointer(Params& ps, DType t, bool is_const, const std::string& name) const {
+    ps.push_back({pointer(t, is_const), name});
+    ps.push_back({I_, name + "_off"});
+  }
+
+  // `rank, shape`, then the inputs and scalars of codegen.hpp's ABI.
+  void add_operands(Params& ps) const {
+    ps.push_back({"int", "rank"});
+    ps.push_back({"sy_dims", "shape"});
     for (std::size_t i = 0; i < k_.inputs.size(); ++i) {
       const std::string n = input_name(static_cast<int>(i));
-      s += ", " + pointer(k_.inputs[i].dtype, true) + " " + n + ", " + I_ + " " + n + "_off";
-      if (k_.inputs[i].layout == ir::Layout::Strided) s += ", sy_dims " + n + "_strides";
+      add_pointer(ps, k_.inputs[i].dtype, true, n);
+      if (k_.inputs[i].layout == ir::Layout::Strided) ps.push_back({"sy_dims", n + "_strides"});
     }
     for (std::size_t j = 0; j < k_.scalars.size(); ++j)
-      s += ", " + one_.scalar_type(k_.scalars[j]) + " " + scalar_name(static_cast<int>(j));
-    return s;
+      ps.push_back({one_.scalar_type(k_.scalars[j]), scalar_name(static_cast<int>(j))});
   }
 
   // Declares the chunks [begin, end) step `step` of item `slot` among `slots`, over `total`
@@ -87,20 +124,20 @@ class Renderer {
     std::string out;
     for (std::size_t o = 0; o < k_.outputs.size(); ++o) {
       const std::string n = "out" + std::to_string(o);
-      out += ind + s.vstore(value_name(k_.outputs[o].value), n + " + " + n + "_off + e") + ";\n";
+      out += ind +
+             s.vstore(k_.outputs[o].dtype, value_name(k_.outputs[o].value), n, n + "_off + e") +
+             ";\n";
     }
     return out;
   }
 
   std::string map() {
-    std::string outs;
+    Params ps = {{I_, "n"}};
+    add_operands(ps);
     for (std::size_t o = 0; o < k_.outputs.size(); ++o)
-      outs += ", " + pointer(k_.outputs[o].dtype, false) + " out" + std::to_string(o) + ", " + I_ +
-              " out" + std::to_string(o) + "_off";
-    std::string s = entry(kMapEntry, false) + "(" + I_ + " n, int rank, sy_dims shape" +
-                    operands() + outs + ") {\n";
-    s += "  const " + I_ + " slot = " + std::string(t_.global_id) +
-         ", slots = " + std::string(t_.global_size) + ";\n";
+      add_pointer(ps, k_.outputs[o].dtype, false, numbered("out", o));
+    std::string s = "  const " + I_ + " slot = " + std::string(t_.global_id) +
+                    ", slots = " + std::string(t_.global_size) + ";\n";
     s += chunk_counts("n", "  ") + chunk_range("  ");
     s += "  for (" + I_ + " c = begin; c < end; c += step) {\n    const " + I_ + " e = c * " + W_ +
          ";\n" + render_body(k_, vec_, helpers_, "e", "    ") + stores(vec_, "    ") + "  }\n";
@@ -108,7 +145,7 @@ class Renderer {
       s += "  if (full < total && (" + owns("full") + ")) {\n    for (" + I_ + " e = full * " + W_ +
            "; e < n; ++e) {\n" + render_body(k_, one_, helpers_, "e", "      ") +
            stores(one_, "      ") + "    }\n  }\n";
-    return s + "}\n";
+    return entry(kMapEntry, false, ps, "", s);
   }
 
   // One fold per output, at the width of `s`.
@@ -131,12 +168,13 @@ class Renderer {
   }
 
   std::string tree_declare(const std::vector<Fold>& folds) const {
+    const std::string ind = shared_indent();
     std::string s;
     for (std::size_t o = 0; o < folds.size(); ++o) {
-      s += "  " + std::string(t_.local) + one_.scalar_type(folds[o].acc_dtype()) + " " +
+      s += ind + std::string(t_.local) + one_.scalar_type(folds[o].acc_dtype()) + " " +
            numbered("tree_v", o) + "[" + L_ + "];\n";
       if (folds[o].arg())
-        s += "  " + std::string(t_.local) + I_ + " " + numbered("tree_i", o) + "[" + L_ + "];\n";
+        s += ind + std::string(t_.local) + I_ + " " + numbered("tree_i", o) + "[" + L_ + "];\n";
     }
     return s;
   }
@@ -170,28 +208,26 @@ class Renderer {
     if (!vec_.vector()) return f.add(p, lanes.value(lp), lp + "idx", ind);
     const std::string in = ind + "  ";
     std::string s = ind + "{\n" + in + one_.scalar_type(f.acc_dtype()) + " lane_v[" + W_ + "];\n" +
-                    in + vec_.vstore(lanes.value(lp), "lane_v") + ";\n";
+                    in + vec_.vstore(f.acc_dtype(), lanes.value(lp), "lane_v") + ";\n";
     if (f.arg())
-      s += in + I_ + " lane_i[" + W_ + "];\n" + in + vec_.vstore(lp + "idx", "lane_i") + ";\n";
+      s += in + I_ + " lane_i[" + W_ + "];\n" + in +
+           vec_.vstore(DType::Int64, lp + "idx", "lane_i") + ";\n";
     return s + in + "for (int l = 0; l < " + W_ + "; ++l) {\n" +
            f.add(p, "lane_v[l]", "lane_i[l]", in + "  ") + in + "}\n" + ind + "}\n";
   }
 
   std::string reduce_partial() {
     const std::vector<Fold> fs = folds(one_), lanes = folds(vec_);
-    std::string s = entry(kReducePartialEntry, true) + "(" + I_ + " rows, " + I_ + " row_len, " +
-                    I_ + " parts, int rank, sy_dims shape" + operands();
+    Params ps = {{I_, "rows"}, {I_, "row_len"}, {I_, "parts"}};
+    add_operands(ps);
     for (std::size_t o = 0; o < fs.size(); ++o) {
-      s += ", " + pointer(fs[o].acc_dtype(), false) + " " + numbered("partials", o) + ", " + I_ +
-           " " + numbered("partials", o) + "_off";
-      if (fs[o].arg())
-        s += ", " + pointer(DType::Int64, false) + " " + numbered("partial_indices", o) + ", " +
-             I_ + " " + numbered("partial_indices", o) + "_off";
+      add_pointer(ps, fs[o].acc_dtype(), false, numbered("partials", o));
+      if (fs[o].arg()) add_pointer(ps, DType::Int64, false, numbered("partial_indices", o));
     }
-    s += ") {\n" + tree_declare(fs);
-    s += "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
-         " group = " + std::string(t_.group_id) + ", row = group / parts;\n  const " + I_ +
-         " slot = (group % parts) * " + L_ + " + lid, slots = parts * " + L_ + ";\n";
+    std::string s = "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
+                    " group = " + std::string(t_.group_id) + ", row = group / parts;\n  const " +
+                    I_ + " slot = (group % parts) * " + L_ + " + lid, slots = parts * " + L_ +
+                    ";\n";
     s += chunk_counts("row_len", "  ") + chunk_range("  ");
     std::string lane_declares, lane_adds, lane_folds, tail_adds;
     for (std::size_t o = 0; o < fs.size(); ++o) {
@@ -213,54 +249,58 @@ class Renderer {
     s += tree(fs) + "  if (lid == 0) {\n";
     for (std::size_t o = 0; o < fs.size(); ++o) {
       const std::string v = numbered("partials", o), i = numbered("partial_indices", o);
-      s += "    " + v + "[" + v + "_off + group] = " + numbered("tree_v", o) + "[0];\n";
+      s += "    " + one_.element(fs[o].acc_dtype(), v, v + "_off + group") + " = " +
+           numbered("tree_v", o) + "[0];\n";
       if (fs[o].arg())
-        s += "    " + i + "[" + i + "_off + group] = " + numbered("tree_i", o) + "[0];\n";
+        s += "    " + one_.element(DType::Int64, i, i + "_off + group") + " = " +
+             numbered("tree_i", o) + "[0];\n";
     }
-    return s + "  }\n}\n";
+    return entry(kReducePartialEntry, true, ps, tree_declare(fs), s + "  }\n");
   }
 
   std::string reduce_final() {
     const std::vector<Fold> fs = folds(one_);
-    std::string s = entry(kReduceFinalEntry, true) + "(" + I_ + " rows, " + I_ + " parts";
+    Params ps = {{I_, "rows"}, {I_, "parts"}};
     std::string declares, adds, stores;
     for (std::size_t o = 0; o < fs.size(); ++o) {
       const std::string v = numbered("partials", o), i = numbered("partial_indices", o),
                         out = numbered("out", o);
-      s += ", " + pointer(fs[o].acc_dtype(), true) + " " + v;
-      if (fs[o].arg()) s += ", " + pointer(DType::Int64, true) + " " + i;
-      s += ", " + pointer(fs[o].result_dtype(), false) + " " + out + ", " + I_ + " " + out + "_off";
+      ps.push_back({pointer(fs[o].acc_dtype(), true), v});
+      if (fs[o].arg()) ps.push_back({pointer(DType::Int64, true), i});
+      add_pointer(ps, fs[o].result_dtype(), false, out);
       declares += fs[o].declare(state(o), "  ");
-      adds += fs[o].add(state(o), v + "[row * parts + p]",
-                        fs[o].arg() ? i + "[row * parts + p]" : "", "    ");
-      stores += "    " + out + "[" + out +
-                "_off + row] = " + numbered(fs[o].arg() ? "tree_i" : "tree_v", o) + "[0];\n";
+      adds +=
+          fs[o].add(state(o), one_.element(fs[o].acc_dtype(), v, "row * parts + p"),
+                    fs[o].arg() ? one_.element(DType::Int64, i, "row * parts + p") : "", "    ");
+      stores += "    " + one_.element(fs[o].result_dtype(), out, out + "_off + row") + " = " +
+                numbered(fs[o].arg() ? "tree_i" : "tree_v", o) + "[0];\n";
     }
-    s += ") {\n" + tree_declare(fs) + "  const int lid = " + std::string(t_.local_id) +
-         ";\n  const " + I_ + " row = " + std::string(t_.group_id) + ";\n" + declares;
+    std::string s = "  const int lid = " + std::string(t_.local_id) + ";\n  const " + I_ +
+                    " row = " + std::string(t_.group_id) + ";\n" + declares;
     s += "  for (" + I_ + " p = lid; p < parts; p += " + L_ + ") {\n" + adds + "  }\n";
-    return s + tree(fs) + "  if (lid == 0) {\n" + stores + "  }\n}\n";
+    return entry(kReduceFinalEntry, true, ps, tree_declare(fs),
+                 s + tree(fs) + "  if (lid == 0) {\n" + stores + "  }\n");
   }
 
   std::string reduce_rows() {
     const std::vector<Fold> fs = folds(one_);
-    std::string s = entry(kReduceRowsEntry, false) + "(" + I_ + " rows, " + I_ +
-                    " row_len, int rank, sy_dims shape" + operands();
+    Params ps = {{I_, "rows"}, {I_, "row_len"}};
+    add_operands(ps);
     std::string declares, adds, stores;
     for (std::size_t o = 0; o < fs.size(); ++o) {
       const std::string out = numbered("out", o);
-      s += ", " + pointer(fs[o].result_dtype(), false) + " " + out + ", " + I_ + " " + out + "_off";
+      add_pointer(ps, fs[o].result_dtype(), false, out);
       declares += fs[o].declare(state(o), "  ");
       adds += fs[o].add(state(o), folded(one_, fs[o], o), "k", "    ");
-      stores += "  " + out + "[" + out +
-                "_off + row] = " + (fs[o].arg() ? state(o) + "idx" : fs[o].value(state(o))) + ";\n";
+      stores += "  " + one_.element(fs[o].result_dtype(), out, out + "_off + row") + " = " +
+                (fs[o].arg() ? state(o) + "idx" : fs[o].value(state(o))) + ";\n";
     }
-    s += ") {\n  const " + I_ + " row = " + std::string(t_.global_id) +
-         ";\n  if (row >= rows) return;\n" + declares;
+    std::string s = "  const " + I_ + " row = " + std::string(t_.global_id) +
+                    ";\n  if (row >= rows) return;\n" + declares;
     s += "  for (" + I_ + " k = 0; k < row_len; ++k) {\n    const " + I_ +
          " e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "    ") + adds +
          "  }\n";
-    return s + stores + "}\n";
+    return entry(kReduceRowsEntry, false, ps, "", s + stores);
   }
 
   const ir::Kernel& k_;
@@ -276,11 +316,10 @@ void check_target(const Target& t) {
   if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16)
     throw ValueError("codegen target vector width " + std::to_string(w) +
                      ": expected 1, 2, 4, 8 or 16");
-  if (t.dialect == Dialect::Cuda && w != 1)
+  if (t.dialect != Dialect::OpenCL && w != 1)
     throw ValueError(
-        "codegen target: CUDA C has no vector types here, expected vector width 1, "
-        "given " +
-        std::to_string(w));
+        std::string("codegen target: ") + (t.dialect == Dialect::Cuda ? "CUDA C" : "GLSL") +
+        " has no vector types here, expected vector width 1, given " + std::to_string(w));
   if (t.local_size < 2 || t.local_size > 1024 || (t.local_size & (t.local_size - 1)))
     throw ValueError("codegen target local size " + std::to_string(t.local_size) +
                      ": expected a power of two in [2, 1024]");
@@ -296,6 +335,10 @@ std::string render(const ir::Kernel& kernel, const Target& target) {
     throw DTypeError(
         "kernel uses float64 but the target device has no double precision: "
         "expected float32 data on this device, or a device with fp64");
+  if (target.dialect == Dialect::Glsl && r.uses_fp64())
+    throw DTypeError(
+        "kernel uses float64, which the GLSL dialect does not render (GLSL has no double "
+        "precision sin, exp, log, ...): expected float32 data on a Vulkan device");
   return r.program();
 }
 

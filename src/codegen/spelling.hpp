@@ -1,13 +1,17 @@
-// The dialect table and the few spellings that differ between OpenCL C and CUDA C, or between
-// scalar and vector code (tinygrad's cstyle renderer: one renderer, a small table per language).
+// The dialect table and the few spellings that differ between OpenCL C, CUDA C and GLSL, or
+// between scalar and vector code (tinygrad's cstyle renderer: one renderer, a small table per
+// language).
 //
-// Values of width > 1 use OpenCL vector types. Booleans are 0/1 in a uchar (vector: ucharN).
-// A "mask" is what a comparison yields: 0/1 in scalar code, 0/-1 lanes of the same width as the
-// compared elements in vector code; sel() takes a mask matching its value type.
+// Values of width > 1 use OpenCL vector types. Booleans are 0/1 in a uchar (vector: ucharN;
+// GLSL: uint8_t). A "mask" is what a comparison yields: 0/1 in scalar C, a GLSL bool, 0/-1 lanes
+// of the same width as the compared elements in vector code; sel() takes a mask matching its
+// value type, and masks combine only through any() and all().
 #pragma once
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "codegen/codegen.hpp"
 #include "switchyard/dtype.hpp"
@@ -15,17 +19,24 @@
 namespace switchyard::codegen {
 
 struct DialectTable {
-  std::string_view kernel;              // qualifiers before an entry point's name
+  std::string_view kernel;              // qualifiers before an entry point's name (C dialects)
   std::string_view kernel_fixed_group;  // the same for a fixed work-group size '@'
-  std::string_view helper;              // qualifiers of a helper function
+  std::string_view helper;              // qualifiers of a helper function, if any
   std::string_view global;              // address-space qualifier of kernel pointers
   std::string_view local;               // qualifier of a work-group shared array
   std::string_view barrier;
   std::string_view global_id, global_size, local_id, group_id;
-  std::string_view index;     // int64 spelling
-  std::string_view infinity;  // float32 +inf
+  std::string_view index;         // int64 spelling
+  std::string_view int64_suffix;  // of an int64 literal beyond int32's range
+  std::string_view infinity;      // float32 +inf
+  std::string_view predicate;     // type of a helper's yes/no answer
+  std::string_view no;            // its "no"
+  std::string_view all, any;      // joining two masks
+  std::string_view precise;       // qualifier of a variable no compiler may re-associate
   std::string_view prelude;
-  bool vectors;  // vector types and as_/convert_ builtins (OpenCL)
+  std::string_view types[5];  // element types by DType: bool, int32, int64, float32, float64
+  std::string_view unsigned_types[3];  // the unsigned types as wide as bool, int32, int64
+  bool vectors;                        // vector types and as_/convert_ builtins (OpenCL)
 };
 
 const DialectTable& table(Dialect d);
@@ -45,8 +56,15 @@ class Spelling {
   std::string index_type() const;          // int64 at this width
   std::string lit(DType t, std::string_view value) const;  // a constant of type(t)
   std::string splat(DType t, std::string_view scalar) const;
+  // A kernel pointer argument's type: `__global const float*`; GLSL: buffer reference sy_buf_float.
+  std::string pointer_type(DType t, bool is_const) const;
+  // A helper function's qualifiers and return type, e.g. "static inline float ".
+  std::string helper(std::string_view return_type) const;
 
   std::string sel(std::string_view mask, std::string_view a, std::string_view b) const;
+  // Both masks and either mask, each operand already parenthesised where it needs to be.
+  std::string all(std::string_view a, std::string_view b) const;
+  std::string any(std::string_view a, std::string_view b) const;
   std::string bool_from_mask(std::string_view mask) const;
   std::string mask_from_bool(std::string_view b, DType value) const;
   // A mask of dtype t's width re-sized for selecting int64 indices.
@@ -56,17 +74,30 @@ class Spelling {
   // (whose count the caller keeps in range).
   std::string wrap(DType t, std::string_view a, std::string_view op, std::string_view b) const;
   std::string wrap_neg(DType t, std::string_view a) const;
+  // Truncated integer remainder a % b, for any signs (b is never 0 or -1 here).
+  std::string rem(std::string_view a, std::string_view b) const;
   // Numeric conversion with the IR's semantics (float→int truncates; NaN and values beyond the
   // range give the integer's minimum; bool as 0/1).
   std::string convert(std::string_view x, DType from, DType to) const;
-  // A math builtin on floats: "sin", "fmod", ... (CUDA spells float32 forms with an f).
+  // A C99 math function on floats, with C's results: "sin", "fmod", ... (CUDA spells float32
+  // forms with an f; GLSL spells some as helpers, see math_helpers).
   std::string math(std::string_view name, DType t, std::string_view a,
                    std::string_view b = {}) const;
+  // The helper functions (name, definition) that math(name, ...) calls, dependencies first;
+  // none but in GLSL. The caller defines each once, before the call (body.hpp's Helpers).
+  std::vector<std::pair<std::string_view, std::string_view>> math_helpers(
+      std::string_view name) const;
 
-  std::string vload(std::string_view pointer) const;
-  std::string vstore(std::string_view value, std::string_view pointer) const;
+  // Element `index` (int64) of a kernel pointer to t: p[index]; GLSL sy_at_<t>(p, index).v[0].
+  std::string element(DType t, std::string_view pointer, std::string_view index) const;
+  // A value at this width from (to) the elements of t at pointer + index (index empty: at
+  // pointer, which in GLSL only a local array can be).
+  std::string vload(DType t, std::string_view pointer, std::string_view index = {}) const;
+  std::string vstore(DType t, std::string_view value, std::string_view pointer,
+                     std::string_view index = {}) const;
 
  private:
+  std::string cast(std::string_view type, std::string_view x) const;
   std::string in_integer_range(std::string_view x, DType from, DType to) const;
 
   const DialectTable& t_;
