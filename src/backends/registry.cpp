@@ -5,6 +5,9 @@
 #include "backends/cpu/cpu_backend.hpp"
 #include "backends/cpu/simd_target.hpp"
 #include "backends/opencl/opencl_backend.hpp"
+#ifdef SWITCHYARD_WITH_VULKAN
+#include "backends/vulkan/vulkan_backend.hpp"
+#endif
 #ifdef SWITCHYARD_WITH_CUDA
 #include "backends/cuda/cuda_backend.hpp"
 #endif
@@ -26,6 +29,9 @@ constexpr Entry kEntries[] = {
     {"cuda", cuda::make_backend},
 #endif
     {"opencl", opencl::make_backend},
+#ifdef SWITCHYARD_WITH_VULKAN
+    {"vulkan", vulkan::make_backend},
+#endif
     {"cpu", cpu::make_backend},
 };
 
