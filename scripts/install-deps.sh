@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build ccache g++ pkg-config clang-format
   libtbb-dev libhwy-dev libsleef-dev libopenblas-dev libfftw3-dev libvkfft-dev
   ocl-icd-opencl-dev opencl-headers opencl-c-headers pocl-opencl-icd clinfo libclblast-dev
+  libvulkan-dev mesa-vulkan-drivers libshaderc-dev glslang-dev spirv-tools glslc
   libdlpack-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev llvm
