@@ -500,14 +500,54 @@ class CodegenGlsl : public ::testing::Test {
     for (const auto& e : expected_entries(k)) entries.push_back(e.first);
     return glslc_->check(codegen::render(k, kTarget), entries);
   }
-  static constexpr DType kTypes[] = {DType::Bool, DType::Int32, DType::Int64, DType::Float32};
-  static constexpr Target kTarget{Dialect::Glsl, false, 1, 256, false};
+  static constexpr DType kTypes[] = {DType::Bool, DType::Int32, DType::Int64, DType::Float32,
+                                     DType::Float64};
+  static constexpr Target kTarget{Dialect::Glsl, true, 1, 256, false};
   static GlslCompiler* glslc_;
 };
 GlslCompiler* CodegenGlsl::glslc_ = nullptr;
 
 TEST_F(CodegenGlsl, EveryOpBuilds) {
-  for (DType t : kTypes) EXPECT_EQ(check(every_op(t, false)), "") << name(t);
+  for (DType t : kTypes) EXPECT_EQ(check(every_op(t)), "") << name(t);
+}
+
+// Each float64 function alone, so that every helper's dependencies are defined by the helper
+// mechanism itself and not by a neighbour's; and float64 reached by casts from every dtype.
+TEST_F(CodegenGlsl, EachFloat64OpBuildsAlone) {
+  const DType t = DType::Float64;
+  for (int op = static_cast<int>(OpCode::Neg); op <= static_cast<int>(OpCode::Where); ++op) {
+    const OpCode o = static_cast<OpCode>(op);
+    if (o == OpCode::Not || o == OpCode::Cast || o == OpCode::And || o == OpCode::Or ||
+        o == OpCode::Xor || o == OpCode::ShiftLeft || o == OpCode::ShiftRight)
+      continue;
+    KernelBuilder b;
+    const auto x = b.load(t, Layout::Contiguous), y = b.load(t, Layout::Contiguous);
+    if (o == OpCode::Where)
+      b.output(b.where(b.binary(OpCode::Lt, x, y, DType::Bool), x, y));
+    else if (ir::is_classification(o))
+      b.output(b.unary(o, x, DType::Bool));
+    else if (ir::is_comparison(o))
+      b.output(b.binary(o, x, y, DType::Bool));
+    else if (ir::arity(o) == 1)
+      b.output(b.unary(o, x, t));
+    else
+      b.output(b.binary(o, x, y, t));
+    EXPECT_EQ(check(b.build()), "") << ir::name(o);
+  }
+  for (DType from : kTypes) {
+    KernelBuilder b;
+    const auto x = b.load(from, Layout::Strided);
+    b.output(b.cast(x, t));
+    b.output(b.cast(b.cast(x, t), from));
+    EXPECT_EQ(check(b.build()), "") << name(from);
+  }
+}
+
+// Programs without float64 ask nothing of it (a device without shaderFloat64 runs them).
+TEST_F(CodegenGlsl, Float32ProgramsDeclareNoDouble) {
+  for (DType t : {DType::Bool, DType::Int32, DType::Int64, DType::Float32})
+    EXPECT_EQ(codegen::render(every_op(t, false), kTarget).find("double"), std::string::npos)
+        << name(t);
 }
 
 TEST_F(CodegenGlsl, EveryReductionBuilds) {
@@ -532,8 +572,8 @@ TEST_F(CodegenGlsl, ABrokenSourceFails) {
 // of the type codegen.hpp gives that kind of argument.
 TEST(CodegenGlslABI, ArgumentBlocksFollowTheLaunchPlan) {
   using Kind = codegen::KernelArg::Kind;
-  const Target target{Dialect::Glsl, false, 1, 256, false};
-  std::vector<ir::Kernel> kernels = {every_op(DType::Int64, false),
+  const Target target{Dialect::Glsl, true, 1, 256, false};
+  std::vector<ir::Kernel> kernels = {every_op(DType::Int64), every_op(DType::Float64),
                                      several_reductions(DType::Float32, ir::ReduceOver::All),
                                      several_reductions(DType::Bool, ir::ReduceOver::TrailingAxes)};
   for (int op = 0; op <= static_cast<int>(ir::ReduceOp::ArgMax); ++op)
@@ -572,8 +612,9 @@ TEST(CodegenGlslABI, ArgumentBlocksFollowTheLaunchPlan) {
               expected = type.rfind("sy_buf_", 0) == 0 ? type : "sy_buf_<type>";
               break;
             case Kind::Scalar:
-              expected = std::vector<std::string>{"uint8_t", "int", "int64_t", "float"}.at(
-                  static_cast<std::size_t>(k.scalars.at(static_cast<std::size_t>(a.value))));
+              expected =
+                  std::vector<std::string>{"uint8_t", "int", "int64_t", "float", "double"}.at(
+                      static_cast<std::size_t>(k.scalars.at(static_cast<std::size_t>(a.value))));
               break;
           }
           EXPECT_EQ(type, expected) << l.entry << " " << member;
@@ -586,12 +627,16 @@ TEST(CodegenGlslABI, ArgumentBlocksFollowTheLaunchPlan) {
   EXPECT_EQ(launched.size(), 4u) << "every entry point launched";
 }
 
-TEST(CodegenGlslABI, VectorsFloat64AndLibraryKernelsAreRefused) {
+TEST(CodegenGlslABI, VectorsFloat64WithoutFp64AndLibraryKernelsAreRefused) {
   EXPECT_THROW(
       codegen::render(every_op(DType::Float32), Target{Dialect::Glsl, false, 8, 64, false}),
       ValueError);
-  EXPECT_THROW(codegen::render(every_op(DType::Float64), Target{Dialect::Glsl, true, 1, 64, false}),
-               DTypeError);
+  EXPECT_THROW(
+      codegen::render(every_op(DType::Float64), Target{Dialect::Glsl, false, 1, 64, false}),
+      DTypeError);
+  EXPECT_THROW(
+      codegen::render(every_op(DType::Float32), Target{Dialect::Glsl, false, 1, 64, false}),
+      DTypeError);  // its casts to float64
   EXPECT_THROW(codegen::render_library({.kind = LibraryOp::Kind::Gather, .dtype = DType::Int32},
                                        Target{Dialect::Glsl, false, 1, 256, false}),
                ValueError);

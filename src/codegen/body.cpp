@@ -177,7 +177,7 @@ class Ops {
   // s_.math, after defining the helpers it calls (GLSL's C99 functions).
   std::string math(std::string_view name, DType t, const std::string& a,
                    const std::string& b = {}) const {
-    for (const auto& [fn, definition] : s_.math_helpers(name))
+    for (const auto& [fn, definition] : s_.math_helpers(name, t))
       if (!helpers_.has(fn)) helpers_.add(std::string(fn), std::string(definition));
     return s_.math(name, t, a, b);
   }

@@ -46,18 +46,25 @@
 // float32 sums are at least as accurate as pairwise summation.
 //
 // ---- GLSL (Dialect::Glsl: GLSL 4.50 for Vulkan 1.2, glslc -fshader-stage=compute) ----
-// Vector width 1 and no float64 (DTypeError). Types: bool uint8_t, int32 int, int64 int64_t,
-// float32 float. The device needs bufferDeviceAddress, shaderInt64, shaderInt8,
-// storageBuffer8BitAccess and shaderSignedZeroInfNanPreserveFloat32 (the program asks for IEEE
-// NaN, infinities and signed zeros). One source holds every entry point above of the kernel's
-// kind, each in `#ifdef SY_ENTRY_<entry>` ... `#endif` as `void main()` with
+// Vector width 1. Types: bool uint8_t, int32 int, int64 int64_t, float32 float, float64 double.
+// The device needs bufferDeviceAddress, shaderInt64, shaderInt8, storageBuffer8BitAccess and
+// shaderSignedZeroInfNanPreserveFloat32 (the program asks for IEEE NaN, infinities and signed
+// zeros); a program that uses float64 (Target::fp64, else DTypeError) needs shaderFloat64 and
+// shaderSignedZeroInfNanPreserveFloat64 besides. GLSL has double arithmetic, sqrt, floor, ...
+// but no double sin, exp, log, pow, ...: those are helpers in the program (spelling.cpp's
+// kGlslMath64, fdlibm's algorithms) within a few ulp of C's, with C's special cases; sin, cos
+// and tan reduce arguments of any size exactly (Payne–Hanek beyond 2^20·π/2). Subnormal
+// float64 results are exact where the device keeps subnormals (Vulkan lets it flush them).
+// One source holds every entry point above of the kernel's kind, each in
+// `#ifdef SY_ENTRY_<entry>` ... `#endif` as `void main()` with
 // `layout(local_size_x = Target::local_size)`: compile it once per entry with that macro
 // defined (-DSY_ENTRY_sy_map, ...). The only push constant is 8 bytes: the device address of an
 // argument block (read-only) holding the entry's arguments as listed above, which is the order
 // of plan_kernel's KernelLaunch::args, each at the next offset aligned to its own alignment:
-// index (and offsets) int64 and sy_dims (64 bytes) and pointers (device addresses, uint64)
-// at 8; int rank, int32 and float32 scalars at 4; bool scalars (one byte) at 1 — std430's rule.
-// Pointers point at element 0 (element i at address + i · size; indices are 64-bit).
+// index (and offsets) int64, float64 scalars, sy_dims (64 bytes) and pointers (device
+// addresses, uint64) at 8; int rank, int32 and float32 scalars at 4; bool scalars (one byte)
+// at 1 — std430's rule. Pointers point at element 0 (element i at address + i · size; indices
+// are 64-bit).
 #pragma once
 
 #include <cstdint>

@@ -36,7 +36,9 @@ class Renderer {
     std::string head;  // the dialect table's prelude follows
     if (target_.dialect == Dialect::OpenCL && uses_fp64())
       head = "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
-    return head + std::string(t_.prelude) + "\n" + helpers_.definitions() + kernels;
+    std::string prelude(t_.prelude);
+    if (uses_fp64()) prelude += t_.prelude_fp64;
+    return head + prelude + "\n" + helpers_.definitions() + kernels;
   }
 
   bool uses_fp64() const {
@@ -335,10 +337,6 @@ std::string render(const ir::Kernel& kernel, const Target& target) {
     throw DTypeError(
         "kernel uses float64 but the target device has no double precision: "
         "expected float32 data on this device, or a device with fp64");
-  if (target.dialect == Dialect::Glsl && r.uses_fp64())
-    throw DTypeError(
-        "kernel uses float64, which the GLSL dialect does not render (GLSL has no double "
-        "precision sin, exp, log, ...): expected float32 data on a Vulkan device");
   return r.program();
 }
 

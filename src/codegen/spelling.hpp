@@ -34,7 +34,8 @@ struct DialectTable {
   std::string_view all, any;      // joining two masks
   std::string_view precise;       // qualifier of a variable no compiler may re-associate
   std::string_view prelude;
-  std::string_view types[5];  // element types by DType: bool, int32, int64, float32, float64
+  std::string_view prelude_fp64;  // follows the prelude in programs that use float64 (GLSL)
+  std::string_view types[5];      // element types by DType: bool, int32, int64, float32, float64
   std::string_view unsigned_types[3];  // the unsigned types as wide as bool, int32, int64
   bool vectors;                        // vector types and as_/convert_ builtins (OpenCL)
 };
@@ -83,10 +84,10 @@ class Spelling {
   // forms with an f; GLSL spells some as helpers, see math_helpers).
   std::string math(std::string_view name, DType t, std::string_view a,
                    std::string_view b = {}) const;
-  // The helper functions (name, definition) that math(name, ...) calls, dependencies first;
+  // The helper functions (name, definition) that math(name, t, ...) calls, dependencies first;
   // none but in GLSL. The caller defines each once, before the call (body.hpp's Helpers).
   std::vector<std::pair<std::string_view, std::string_view>> math_helpers(
-      std::string_view name) const;
+      std::string_view name, DType t = DType::Float32) const;
 
   // Element `index` (int64) of a kernel pointer to t: p[index]; GLSL sy_at_<t>(p, index).v[0].
   std::string element(DType t, std::string_view pointer, std::string_view index) const;
