@@ -637,9 +637,114 @@ TEST(CodegenGlslABI, VectorsFloat64WithoutFp64AndLibraryKernelsAreRefused) {
   EXPECT_THROW(
       codegen::render(every_op(DType::Float32), Target{Dialect::Glsl, false, 1, 64, false}),
       DTypeError);  // its casts to float64
-  EXPECT_THROW(codegen::render_library({.kind = LibraryOp::Kind::Gather, .dtype = DType::Int32},
-                                       Target{Dialect::Glsl, false, 1, 256, false}),
-               ValueError);
+}
+
+// The library kernels' GLSL (translated from their C text, codegen/library_glsl.hpp): every op
+// on every dtype with each flag, and gemm and gemv in each transposition at every group size.
+TEST_F(CodegenGlsl, EveryLibraryKernelBuilds) {
+  std::vector<LibraryOp> ops = every_library_op();
+  for (DType t : {DType::Float32, DType::Float64})
+    for (auto kind : {LibraryOp::Kind::Gemm, LibraryOp::Kind::Gemv})
+      for (int transpose = 0; transpose < 4; ++transpose)
+        ops.push_back({.kind = kind,
+                       .dtype = t,
+                       .transpose_a = (transpose & 1) != 0,
+                       .transpose_b = (transpose & 2) != 0});
+  for (const LibraryOp& op : ops) {
+    const bool product = op.kind == LibraryOp::Kind::Gemm || op.kind == LibraryOp::Kind::Gemv;
+    for (int local : product ? std::vector<int>{16, 64, 256, 1024} : std::vector<int>{64}) {
+      const std::string source =
+          codegen::render_library(op, Target{Dialect::Glsl, true, 1, local, false});
+      EXPECT_EQ(glslc_->check(source, codegen::library_entries(op)), "")
+          << describe(op) << " transposes " << op.transpose_a << op.transpose_b << " local "
+          << local;
+    }
+  }
+}
+
+// Ops that only move bits declare no double: a device without shaderFloat64 runs them.
+TEST(CodegenGlslABI, LibraryKernelsThatMoveBitsDeclareNoDouble) {
+  const Target target{Dialect::Glsl, false, 1, 64, false};
+  for (auto kind : {LibraryOp::Kind::Sort, LibraryOp::Kind::Compact, LibraryOp::Kind::Gather}) {
+    const std::string source =
+        codegen::render_library({.kind = kind, .dtype = DType::Float64}, target);
+    EXPECT_EQ(source.find("double"), std::string::npos) << source;
+  }
+  EXPECT_THROW(
+      codegen::render_library({.kind = LibraryOp::Kind::Scan, .dtype = DType::Float64}, target),
+      DTypeError);
+  EXPECT_THROW(
+      codegen::render_library({.kind = LibraryOp::Kind::Gemm, .dtype = DType::Float64}, target),
+      DTypeError);
+}
+
+TEST(CodegenGlslABI, ProductsOfIntegersAndOpenCLProductsAreRefused) {
+  const Target glsl{Dialect::Glsl, true, 1, 64, false};
+  for (DType t : {DType::Bool, DType::Int32, DType::Int64})
+    for (auto kind : {LibraryOp::Kind::Gemm, LibraryOp::Kind::Gemv})
+      EXPECT_THROW(codegen::render_library({.kind = kind, .dtype = t}, glsl), DTypeError)
+          << name(t);
+  // CLBlast and cuBLAS run them there.
+  for (Dialect d : {Dialect::OpenCL, Dialect::Cuda})
+    EXPECT_THROW(codegen::render_library({.kind = LibraryOp::Kind::Gemm, .dtype = DType::Float32},
+                                         Target{d, true, 1, 64, false}),
+                 ValueError);
+  EXPECT_THROW(
+      codegen::render_library({.kind = LibraryOp::Kind::Fft, .dtype = DType::Float32}, glsl),
+      ValueError);
+}
+
+// Each library entry's argument block has one 8-byte member per argument plan_library passes,
+// in its order: a buffer reference for memory, int64_t for a number.
+TEST(CodegenGlslABI, LibraryArgumentBlocksFollowThePlans) {
+  using Kind = codegen::LibraryArg::Kind;
+  const Target target{Dialect::Glsl, true, 1, 64, false};
+  LibraryArgs x;
+  x.m = 40, x.n = 24, x.k = 33, x.lda = 33, x.ldb = 24, x.ldc = 24, x.batch = 3;
+  x.stride_a = 40 * 33, x.stride_b = 33 * 24, x.stride_c = 40 * 24;
+  x.rows = 3, x.length = 5000, x.inner = 2, x.count = 7;
+  std::vector<LibraryOp> ops = every_library_op();
+  ops.push_back({.kind = LibraryOp::Kind::Gemm, .dtype = DType::Float32});
+  ops.push_back({.kind = LibraryOp::Kind::Gemv, .dtype = DType::Float64, .transpose_a = true});
+  std::set<std::string> launched;
+  for (const LibraryOp& op : ops) {
+    const std::string source = codegen::render_library(op, target);
+    for (const codegen::LibraryLaunch& l : codegen::plan_library(op, x, target).launches) {
+      launched.insert(l.entry);
+      EXPECT_GE(l.groups, 1) << l.entry;
+      EXPECT_LE(l.groups, 65535) << l.entry << ": Vulkan's least maxComputeWorkGroupCount";
+      const std::string open = "readonly buffer sy_args_" + l.entry + " {\n";
+      const std::size_t begin = source.find(open);
+      ASSERT_NE(begin, std::string::npos) << l.entry;
+      std::istringstream members(
+          source.substr(begin + open.size(), source.find("};", begin) - begin - open.size()));
+      for (const codegen::LibraryArg& a : l.args) {
+        std::string type, member;
+        members >> type >> member;
+        if (a.kind == Kind::Number)
+          EXPECT_EQ(type, "int64_t") << l.entry << " " << member;
+        else
+          EXPECT_EQ(type.rfind("sy_ref_", 0), 0u) << l.entry << " " << type << " " << member;
+      }
+      std::string rest;
+      EXPECT_FALSE(members >> rest) << l.entry << " has more members than arguments";
+    }
+  }
+  EXPECT_EQ(launched.size(), 10u) << "every entry point launched";
+}
+
+// Each entry point is one section of the program, compiled with its SY_ENTRY_ macro defined.
+TEST(CodegenGlslABI, LibraryProgramsDefineEveryEntryOnce) {
+  for (const LibraryOp& op : every_library_op()) {
+    const std::string source =
+        codegen::render_library(op, Target{Dialect::Glsl, true, 1, 256, false});
+    for (const std::string& e : codegen::library_entries(op)) {
+      const std::string section = "#ifdef SY_ENTRY_" + e + "\n";
+      const std::size_t at = source.find(section);
+      EXPECT_NE(at, std::string::npos) << describe(op) << " " << e;
+      EXPECT_EQ(source.find(section, at + 1), std::string::npos) << describe(op) << " " << e;
+    }
+  }
 }
 
 }  // namespace

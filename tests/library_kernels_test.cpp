@@ -453,7 +453,8 @@ TEST_P(LibraryKernels, GatherTakesPositionsAlongTheMiddleAxis) {
         });
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, LibraryKernels, ::testing::Values("cpu", "opencl", "cuda"),
+INSTANTIATE_TEST_SUITE_P(Backends, LibraryKernels,
+                         ::testing::Values("cpu", "opencl", "cuda", "vulkan"),
                          [](const auto& info) { return std::string(info.param); });
 
 }  // namespace

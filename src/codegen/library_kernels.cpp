@@ -4,8 +4,10 @@
 // are rendered as small helpers.
 #include "codegen/library_kernels.hpp"
 
+#include <algorithm>
 #include <bit>
 
+#include "codegen/library_glsl.hpp"
 #include "codegen/spelling.hpp"
 #include "switchyard/error.hpp"
 
@@ -19,6 +21,8 @@ void replace_all(std::string& s, std::string_view from, std::string_view to) {
 
 // The unsigned type as wide as `t`: what sorts, compactions and gathers move.
 std::string word_type(Dialect d, DType t) {
+  if (d == Dialect::Glsl)
+    return std::string(table(d).unsigned_types[size_of(t) == 1 ? 0 : size_of(t) == 4 ? 1 : 2]);
   const bool cl = d == Dialect::OpenCL;
   switch (size_of(t)) {
     case 1:
@@ -30,8 +34,11 @@ std::string word_type(Dialect d, DType t) {
   }
 }
 
+std::string glsl_prelude(const Target& target);
+
 std::string prelude(const Target& target) {
   const DialectTable& t = table(target.dialect);
+  if (target.dialect == Dialect::Glsl) return glsl_prelude(target);
   std::string kernel(t.kernel_fixed_group);
   kernel.replace(kernel.find('@'), 1, std::to_string(target.local_size));
   // OpenCL needs the address space on a pointer parameter into local memory; CUDA has none.
@@ -42,6 +49,23 @@ std::string prelude(const Target& target) {
          "\n#define SY_GLOBAL " + std::string(t.global) + "\n#define SY_LOCAL " +
          std::string(t.local) + "\n#define SY_LOCAL_PTR " + std::string(local_pointer) +
          "\n#define SY_HELPER " + std::string(t.helper) + "\n#define SY_BARRIER() " +
+         std::string(t.barrier) + "\n#define SY_LID " + std::string(t.local_id) +
+         "\n#define SY_GROUP " + std::string(t.group_id) + "\n#define SY_GID " +
+         std::string(t.global_id) + "\n#define SY_GSIZE " + std::string(t.global_size) +
+         "\n#define SY_PAD(s) ((s) + ((s) >> 5))\n#define SY_SCAN_PER_ITEM " +
+         std::to_string(kScanPerItem) +
+         "\n#define SY_SCAN_TILE (SY_SCAN_PER_ITEM * SY_L)\n#define SY_SORT_PER_ITEM " +
+         std::to_string(kSortPerItem) +
+         "\n#define SY_SORT_TILE (SY_SORT_PER_ITEM * SY_L)\n#define SY_RADIX " +
+         std::to_string(kRadix) + "\ntypedef " + std::string(t.index) + " sy_index;\ntypedef " +
+         word_type(target.dialect, DType::Bool) + " sy_bool;\n\n";
+}
+
+// The macros of prelude() that GLSL reads: library_glsl.hpp translates SY_KERNEL, SY_HELPER,
+// SY_GLOBAL, SY_LOCAL and SY_LOCAL_PTR itself.
+std::string glsl_prelude(const Target& target) {
+  const DialectTable& t = table(target.dialect);
+  return "#define SY_L " + std::to_string(target.local_size) + "\n#define SY_BARRIER() " +
          std::string(t.barrier) + "\n#define SY_LID " + std::string(t.local_id) +
          "\n#define SY_GROUP " + std::string(t.group_id) + "\n#define SY_GID " +
          std::string(t.global_id) + "\n#define SY_GSIZE " + std::string(t.global_size) +
@@ -335,9 +359,102 @@ SY_KERNEL sy_gather(const SY_GLOBAL sy_word* a, sy_index a_off,
 }
 )";
 
+// Gemm and gemv, for devices without a vendor BLAS (Vulkan). sy_real is the dtype;
+// SY_A_AT(r, c) and SY_B_AT(r, c) are the element offsets of A(r, c) and B(r, c) in memory
+// (transposed or not), and SY_TRANSPOSE_A/B say which.
+constexpr std::string_view kGemmKernel = R"(
+/* C = A · B for each of `batch` products, SY_TILE × SY_TILE outputs of C at a time: the group
+   walks A's tile row and B's tile column SY_TILE columns (rows) at a time, staging both in local
+   memory, and each item accumulates SY_GEMM_PER_ITEM outputs. Groups stride over the tiles. */
+SY_KERNEL sy_gemm(const SY_GLOBAL sy_real* a, sy_index a_off, const SY_GLOBAL sy_real* b,
+                  sy_index b_off, SY_GLOBAL sy_real* c, sy_index c_off, sy_index m, sy_index n,
+                  sy_index k, sy_index lda, sy_index ldb, sy_index ldc, sy_index stride_a,
+                  sy_index stride_b, sy_index stride_c, sy_index batch) {
+  SY_LOCAL sy_real as[SY_TILE * (SY_TILE + 1)];
+  SY_LOCAL sy_real bs[SY_TILE * (SY_TILE + 1)];
+  sy_real acc[SY_GEMM_PER_ITEM];
+  const int lid = SY_LID;
+  const sy_index tiles_n = (n + SY_TILE - 1) / SY_TILE;
+  const sy_index tiles = (m + SY_TILE - 1) / SY_TILE * tiles_n;
+  for (sy_index g = SY_GROUP; g < batch * tiles; g += SY_GSIZE / SY_L) {
+    const sy_index p = g / tiles, t = g - p * tiles, tm = t / tiles_n;
+    const sy_index i0 = tm * SY_TILE, j0 = (t - tm * tiles_n) * SY_TILE;
+    const sy_index a0 = a_off + p * stride_a, b0 = b_off + p * stride_b;
+    for (int q = 0; q < SY_GEMM_PER_ITEM; ++q) acc[q] = (sy_real)0;
+    for (sy_index k0 = 0; k0 < k; k0 += SY_TILE) {
+      /* as[r][kk] = A(i0 + r, k0 + kk), bs[kk][s] = B(k0 + kk, j0 + s); neighbouring items
+         load neighbouring addresses of each matrix as it lies in memory. */
+      for (int e = lid; e < SY_TILE * SY_TILE; e += SY_L) {
+        const int hi = e / SY_TILE, lo = e - hi * SY_TILE;
+#if SY_TRANSPOSE_A
+        const int ar = lo, ak = hi;
+#else
+        const int ar = hi, ak = lo;
+#endif
+#if SY_TRANSPOSE_B
+        const int bk = lo, bs_ = hi;
+#else
+        const int bk = hi, bs_ = lo;
+#endif
+        const sy_index ai = i0 + ar, ka = k0 + ak, kb = k0 + bk, bj = j0 + bs_;
+        as[ar * (SY_TILE + 1) + ak] = ai < m && ka < k ? a[a0 + SY_A_AT(ai, ka)] : (sy_real)0;
+        bs[bk * (SY_TILE + 1) + bs_] = kb < k && bj < n ? b[b0 + SY_B_AT(kb, bj)] : (sy_real)0;
+      }
+      SY_BARRIER();
+      for (int q = 0; q < SY_GEMM_PER_ITEM; ++q) {
+        const int e = lid + q * SY_L, r = e / SY_TILE, s = e - r * SY_TILE;
+        if (e < SY_TILE * SY_TILE)
+          for (int kk = 0; kk < SY_TILE; ++kk)
+            acc[q] = fma(as[r * (SY_TILE + 1) + kk], bs[kk * (SY_TILE + 1) + s], acc[q]);
+      }
+      SY_BARRIER();
+    }
+    for (int q = 0; q < SY_GEMM_PER_ITEM; ++q) {
+      const int e = lid + q * SY_L, r = e / SY_TILE, s = e - r * SY_TILE;
+      if (e < SY_TILE * SY_TILE && i0 + r < m && j0 + s < n)
+        c[c_off + p * stride_c + (i0 + r) * ldc + j0 + s] = acc[q];
+    }
+  }
+}
+)";
+
+constexpr std::string_view kGemvKernel = R"(
+/* y = A · x: group g takes rows g, g + groups, ...; its items stride along the row and their
+   sums meet in a tree. */
+SY_KERNEL sy_gemv(const SY_GLOBAL sy_real* a, sy_index a_off, const SY_GLOBAL sy_real* x,
+                  sy_index x_off, SY_GLOBAL sy_real* y, sy_index y_off, sy_index m, sy_index n,
+                  sy_index lda) {
+  SY_LOCAL sy_real sums[SY_L];
+  const int lid = SY_LID;
+  for (sy_index i = SY_GROUP; i < m; i += SY_GSIZE / SY_L) {
+    sy_real acc = (sy_real)0;
+    for (sy_index j = lid; j < n; j += SY_L) acc = fma(a[a_off + SY_A_AT(i, j)], x[x_off + j], acc);
+    sums[lid] = acc;
+    SY_BARRIER();
+    for (int w = SY_L / 2; w > 0; w >>= 1) {
+      if (lid < w) sums[lid] += sums[lid + w];
+      SY_BARRIER();
+    }
+    if (lid == 0) y[y_off + i] = sums[0];
+  }
+}
+)";
+
+std::string gemm_macros(const LibraryOp& op, const Target& target) {
+  const int tile = kGemmTile * kGemmTile;
+  auto at = [](bool transposed, std::string_view ld) {
+    const std::string l(ld);
+    return transposed ? "((c) * " + l + " + (r))" : "((r) * " + l + " + (c))";
+  };
+  return "typedef " + Spelling(target.dialect, 1).scalar_type(op.dtype) +
+         " sy_real;\n#define SY_TILE " + std::to_string(kGemmTile) + "\n#define SY_GEMM_PER_ITEM " +
+         std::to_string(std::max(1, tile / target.local_size)) + "\n#define SY_TRANSPOSE_A " +
+         (op.transpose_a ? "1" : "0") + "\n#define SY_TRANSPOSE_B " + (op.transpose_b ? "1" : "0") +
+         "\n#define SY_A_AT(r, c) " + at(op.transpose_a, "lda") + "\n#define SY_B_AT(r, c) " +
+         at(op.transpose_b, "ldb") + "\n";
+}
+
 void check_target(const LibraryOp& op, const Target& target) {
-  if (target.dialect == Dialect::Glsl)
-    throw ValueError("library kernels have no GLSL form: expected an OpenCL or CUDA target");
   if (target.local_size < kRadix || target.local_size > 1024 ||
       !std::has_single_bit(static_cast<unsigned>(target.local_size)))
     throw ValueError("library kernels need a local size that is a power of two in [" +
@@ -352,28 +469,21 @@ void check_target(const LibraryOp& op, const Target& target) {
           "scan of float64 on a device without double precision: expected float32 here (cast "
           "the array)");
   }
-}
-
-}  // namespace
-
-std::vector<std::string> library_entries(const LibraryOp& op) {
-  const std::string reduce(kScanReduceEntry), tile(kScanTileEntry), mask(kMaskSuffix);
-  switch (op.kind) {
-    case LibraryOp::Kind::Scan:
-      return {reduce, tile};
-    case LibraryOp::Kind::Sort:
-      return {reduce, tile, std::string(kSortHistogramEntry), std::string(kSortScatterEntry)};
-    case LibraryOp::Kind::Compact:
-      return {reduce, tile, reduce + mask, tile + mask, std::string(kCompactScatterEntry)};
-    case LibraryOp::Kind::Gather:
-      return {std::string(kGatherEntry)};
-    default:
-      return {};
+  const bool product = op.kind == LibraryOp::Kind::Gemm || op.kind == LibraryOp::Kind::Gemv;
+  if (product && target.dialect == Dialect::Glsl) {
+    const char* what = op.kind == LibraryOp::Kind::Gemm ? "gemm" : "gemv";
+    if (!is_floating(op.dtype))
+      throw DTypeError(std::string(what) + " of " + std::string(name(op.dtype)) +
+                       ": expected float32 or float64 (cast the operands)");
+    if (op.dtype == DType::Float64 && !target.fp64)
+      throw DTypeError(std::string(what) +
+                       " of float64 on a device without double precision: expected float32 "
+                       "here (cast the operands)");
   }
 }
 
-std::string render_library(const LibraryOp& op, const Target& target) {
-  check_target(op, target);
+// The program in C (for GLSL, the C text that library_glsl.hpp translates).
+std::string c_program(const LibraryOp& op, const Target& target) {
   const Dialect d = target.dialect;
   const std::string index(table(d).index), word = word_type(d, op.dtype);
   std::string s = prelude(target);
@@ -393,15 +503,61 @@ std::string render_library(const LibraryOp& op, const Target& target) {
     case LibraryOp::Kind::Compact:
       return s + scan_algebra(d, DType::Int64, ir::ReduceOp::Sum) + scan_kernels("", index) +
              scan_kernels(kMaskSuffix, "sy_bool") + "typedef " + word + " sy_word;\ntypedef " +
-             (op.indices ? "sy_index sy_kept;\n#define SY_KEPT(i) (i)\n"
-                         : "sy_word sy_kept;\n#define SY_KEPT(i) a[a_off + (i)]\n") +
+             (op.indices           ? "sy_index sy_kept;\n#define SY_KEPT(i) (i)\n"
+              : d == Dialect::Glsl ? "sy_word sy_kept;\n#define SY_KEPT(i) " +
+                                         glsl_element(word, "a", "a_off + (i)") + "\n"
+                                   : "sy_word sy_kept;\n#define SY_KEPT(i) a[a_off + (i)]\n") +
              std::string(kCompactKernel);
     case LibraryOp::Kind::Gather:
       return s + "typedef " + word + " sy_word;\n" + std::string(kGatherKernel);
+    case LibraryOp::Kind::Gemm:
+    case LibraryOp::Kind::Gemv:
+      if (d == Dialect::Glsl)
+        return s + gemm_macros(op, target) +
+               std::string(op.kind == LibraryOp::Kind::Gemm ? kGemmKernel : kGemvKernel);
+      [[fallthrough]];
     default:
       throw ValueError("library op " + std::to_string(static_cast<int>(op.kind)) +
                        " has no generated kernels: expected scan, sort, compact or gather");
   }
+}
+
+}  // namespace
+
+std::vector<std::string> library_entries(const LibraryOp& op) {
+  const std::string reduce(kScanReduceEntry), tile(kScanTileEntry), mask(kMaskSuffix);
+  switch (op.kind) {
+    case LibraryOp::Kind::Scan:
+      return {reduce, tile};
+    case LibraryOp::Kind::Sort:
+      return {reduce, tile, std::string(kSortHistogramEntry), std::string(kSortScatterEntry)};
+    case LibraryOp::Kind::Compact:
+      return {reduce, tile, reduce + mask, tile + mask, std::string(kCompactScatterEntry)};
+    case LibraryOp::Kind::Gather:
+      return {std::string(kGatherEntry)};
+    case LibraryOp::Kind::Gemm:
+      return {std::string(kGemmEntry)};
+    case LibraryOp::Kind::Gemv:
+      return {std::string(kGemvEntry)};
+    default:
+      return {};
+  }
+}
+
+std::string render_library(const LibraryOp& op, const Target& target) {
+  check_target(op, target);
+  if (target.dialect != Dialect::Glsl) return c_program(op, target);
+  std::string head(table(Dialect::Glsl).prelude);
+  // Scans and products of float64 compare NaN and infinities as float32 code does: the same
+  // execution mode (SignedZeroInfNanPreserve) for 64-bit floats.
+  const bool float64_arithmetic = op.dtype == DType::Float64 && (op.kind == LibraryOp::Kind::Scan ||
+                                                                 op.kind == LibraryOp::Kind::Gemm ||
+                                                                 op.kind == LibraryOp::Kind::Gemv);
+  if (float64_arithmetic)
+    head +=
+        "spirv_execution_mode(extensions = [\"SPV_KHR_float_controls\"], capabilities = [4466], "
+        "4461, 64);\n";
+  return glsl_from_library_c(head + "\n", c_program(op, target), target.local_size);
 }
 
 }  // namespace switchyard::codegen

@@ -39,6 +39,22 @@
 //   sy_gather(a, a_off, positions, positions_off, rows, length, inner, count, c, c_off)
 //     c[(r · count + j) · inner + i] = a[(r · length + positions[j]) · inner + i]. Any number
 //     of groups (at least one); items stride over the output.
+//
+// GLSL only (Vulkan has no vendor BLAS; OpenCL and CUDA run CLBlast and cuBLAS), float32 or
+// float64, accumulated in the dtype with fma, for ir/launch.hpp's Gemm and Gemv:
+//   sy_gemm(a, a_off, b, b_off, c, c_off, m, n, k, lda, ldb, ldc, stride_a, stride_b, stride_c,
+//           batch)
+//     Every element of each product's C (k == 0 gives zeros), kGemmTile × kGemmTile outputs per
+//     group at a time; groups stride over batch · tiles. The op's transpose_a / transpose_b are
+//     built in.
+//   sy_gemv(a, a_off, x, x_off, y, y_off, m, n, lda)
+//     y = A · x (A stored transposed with transpose_a); groups stride over the m rows.
+//
+// GLSL (Dialect::Glsl): the same entry points, arguments and plans, translated from the C text
+// (library_glsl.hpp), in codegen.hpp's GLSL ABI: each entry point is the `#ifdef
+// SY_ENTRY_<entry>` section of one source; its argument block holds the arguments above in
+// order, every one 8 bytes (pointers as device addresses of element 0, numbers as int64).
+// float64 scans and products also ask for SignedZeroInfNanPreserve on 64-bit floats.
 #pragma once
 
 #include <cstddef>
@@ -64,11 +80,15 @@ inline constexpr std::string_view kSortHistogramEntry = "sy_sort_histogram";
 inline constexpr std::string_view kSortScatterEntry = "sy_sort_scatter";
 inline constexpr std::string_view kCompactScatterEntry = "sy_compact_scatter";
 inline constexpr std::string_view kGatherEntry = "sy_gather";
+inline constexpr std::string_view kGemmEntry = "sy_gemm";
+inline constexpr std::string_view kGemvEntry = "sy_gemv";
+inline constexpr int kGemmTile = 16;  // a group computes 16 × 16 outputs of C at a time
 
 // The program for `op` on `target` (Target::local_size items per group, a power of two ≥ 16;
-// vector_width and blocked are ignored). Throws DTypeError for a float64 scan on a target
-// without it, ValueError for a scan op other than Sum, Prod, Min or Max, for a local size out of
-// range, for Gemm, Gemv and Fft, which vendor libraries run, and for a GLSL target.
+// vector_width and blocked are ignored). Throws DTypeError for a float64 scan, gemm or gemv on a
+// target without it and for a gemm or gemv of integers or bool, ValueError for a scan op other
+// than Sum, Prod, Min or Max, for a local size out of range, for Fft, which vendor libraries
+// run, and for Gemm and Gemv on OpenCL and CUDA, which CLBlast and cuBLAS run.
 std::string render_library(const LibraryOp& op, const Target& target);
 
 // The entry points render_library(op, ...) defines.

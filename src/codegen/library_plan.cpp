@@ -26,8 +26,9 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
-// Grid-stride kernels need no more groups than fill a large GPU several times over.
-constexpr std::int64_t kMaxStridingGroups = 1 << 16;
+// Grid-stride kernels need no more groups than fill a large GPU several times over, and no more
+// than every Vulkan device takes in one dispatch (maxComputeWorkGroupCount is at least 65535).
+constexpr std::int64_t kMaxStridingGroups = 65535;
 
 class Planner {
  public:
@@ -92,7 +93,9 @@ void plan_sort(Planner& p, const LibraryOp& op, const LibraryArgs& x) {
   const Buffer hist = p.scratch(rows * kRadix * tiles * 8);
   const Buffer values = passes > 1 ? p.scratch(rows * n * word) : Buffer{};
   const Buffer positions = passes > 1 && op.indices ? p.scratch(rows * n * 8) : Buffer{};
-  const Buffer c = operand(Kind::C, x.c), d = operand(Kind::D, x.d);
+  // Without `indices` the index arguments are never read or written; they name c rather than
+  // an absent d, so that every memory argument is an allocation (Vulkan passes its address).
+  const Buffer c = operand(Kind::C, x.c), d = op.indices ? operand(Kind::D, x.d) : c;
   Buffer src = operand(Kind::A, x.a), src_idx = d;
   for (int pass = 0; pass < passes; ++pass) {
     const bool last_lands_here = (passes - 1 - pass) % 2 == 0;
@@ -141,6 +144,21 @@ LibraryPlan plan_library(const LibraryOp& op, const LibraryArgs& x, const Target
                  number(x.count), operand(Kind::C, x.c));
       break;
     }
+    case LibraryOp::Kind::Gemm: {
+      if (x.m == 0 || x.n == 0 || x.batch == 0) break;
+      const std::int64_t tiles = ceil_div(x.m, kGemmTile) * ceil_div(x.n, kGemmTile);
+      p.launch(std::string(kGemmEntry), std::min(x.batch * tiles, kMaxStridingGroups),
+               operand(Kind::A, x.a), operand(Kind::B, x.b), operand(Kind::C, x.c), number(x.m),
+               number(x.n), number(x.k), number(x.lda), number(x.ldb), number(x.ldc),
+               number(x.stride_a), number(x.stride_b), number(x.stride_c), number(x.batch));
+      break;
+    }
+    case LibraryOp::Kind::Gemv:
+      if (x.m == 0) break;
+      p.launch(std::string(kGemvEntry), std::min(x.m, kMaxStridingGroups), operand(Kind::A, x.a),
+               operand(Kind::B, x.b), operand(Kind::C, x.c), number(x.m), number(x.n),
+               number(x.lda));
+      break;
     default:
       break;
   }
