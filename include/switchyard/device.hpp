@@ -26,9 +26,10 @@ struct DeviceInfo {
   bool fp16 = false;
   bool unified_memory = false;  // device and host share physical memory (as the API reports it)
   bool dense_solvers = false;   // runs numpy.linalg's factorisations (linalg.hpp): has LAPACK
-  // Runs the library ops: matmul, FFTs, scans, sorts, compaction, gathers (vulkan does not yet);
-  // work that needs one is placed on another device.
+  // Runs the library ops: matmul, scans, sorts, compaction, gathers; and FFTs. Work that needs
+  // what a device lacks is placed on another device.
   bool library_ops = true;
+  bool fft = true;
   // The device's allocations are plain host pointers (the CPU backend): arrays on the host are
   // already "on" it and no copy is ever made. Other devices get their own copies, even when
   // unified_memory is set, since their memory handles are not host pointers.

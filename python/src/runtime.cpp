@@ -42,6 +42,7 @@ nb::dict device_dict(const DeviceInfo& d) {
   out["unified_memory"] = d.unified_memory;
   out["host_addressable"] = d.host_addressable;
   out["library_ops"] = d.library_ops;
+  out["fft"] = d.fft;
   out["dense_solvers"] = d.dense_solvers;
   return out;
 }

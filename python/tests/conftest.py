@@ -10,6 +10,17 @@ import switchyard as sy
 DEVICE_IDS = ["auto"] + [d.id for d in sy.devices()]
 
 
+# What each device has (switchyard info's fields: fp64, library_ops, fft, dense_solvers).
+_CAPABILITIES = {d["id"]: d for d in sy._switchyard._devices()}
+
+
+def require(device_id, capability):
+    """Skips a test pinned to a device that lacks `capability` (under "auto" the scheduler places
+    such work elsewhere; the conformance suite checks that a device refuses what it lacks)."""
+    if device_id != "auto" and not _CAPABILITIES[device_id.split("/")[0]][capability]:
+        pytest.skip(f"{device_id} has no {capability}")
+
+
 @pytest.fixture(params=DEVICE_IDS)
 def on_device(request):
     """Runs the test's work on one device (or placed by the scheduler for "auto")."""

@@ -66,9 +66,9 @@ class Device {
     return do_prepare_library(op);
   }
   // The routines and arithmetic the device has (ir/launch.hpp's Needs), as its DeviceInfo says:
-  // the library ops' routines (library_ops) but the dense solvers, which only a device with a
-  // solver library has (dense_solvers), and float64 (fp64). The scheduler never places work on a
-  // device without what it needs.
+  // the library ops' routines (library_ops), FFTs (fft), the dense solvers, which only a device
+  // with a solver library has (dense_solvers), and float64 (fp64). The scheduler never places work
+  // on a device without what it needs.
   Needs has() const;
   bool runs(LibraryOp::Kind kind) const { return (has() & needs_routine(kind)) != 0; }
 

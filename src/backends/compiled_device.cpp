@@ -7,6 +7,7 @@
 #include "backends/kernel_arguments.hpp"
 #include "backends/scratch.hpp"
 #include "codegen/launch_plan.hpp"
+#include "codegen/library_kernels.hpp"
 #include "core/kernel_cache.hpp"
 #include "switchyard/error.hpp"
 
@@ -19,6 +20,17 @@ class CompiledKernel final : public Executable {
   CompiledKernel(ir::Kernel kernel, codegen::Target target, std::unique_ptr<Module> module)
       : kernel(std::move(kernel)), target(target), module(std::move(module)) {}
   const ir::Kernel kernel;
+  const codegen::Target target;
+  const std::unique_ptr<Module> module;
+};
+
+// A library op run by kernels codegen/library_kernels.hpp renders, built and loaded on one device.
+class CompiledLibraryKernels final : public Executable {
+ public:
+  CompiledLibraryKernels(const LibraryOp& op, codegen::Target target,
+                         std::unique_ptr<Module> module)
+      : op(op), target(target), module(std::move(module)) {}
+  const LibraryOp op;
   const codegen::Target target;
   const std::unique_ptr<Module> module;
 };
@@ -92,6 +104,26 @@ class Packer {
   LaunchArguments& to_;
 };
 
+// A library kernel's argument: an operand's memory (a, b, c, d), a scratch buffer, or a number.
+void pack(const codegen::LibraryArg& arg, const LibraryArgs& args,
+          const std::vector<DeviceMemory>& scratch, Packer& to) {
+  using Kind = codegen::LibraryArg::Kind;
+  switch (arg.kind) {
+    case Kind::A:
+      return to.memory(args.a.memory);
+    case Kind::B:
+      return to.memory(args.b.memory);
+    case Kind::C:
+      return to.memory(args.c.memory);
+    case Kind::D:
+      return to.memory(args.d.memory);
+    case Kind::Scratch:
+      return to.memory(scratch[static_cast<std::size_t>(arg.value)]);
+    case Kind::Number:
+      return to.index(arg.value);
+  }
+}
+
 void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo& info) {
   if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
       args.outputs.size() != k.outputs.size())
@@ -105,11 +137,11 @@ void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo&
 }  // namespace
 
 std::shared_ptr<Executable> Driver::prepare_library(const LibraryOp&) {
-  throw ValueError("this device has no library routines");  // has() keeps callers away
+  return nullptr;
 }
 
 void Driver::launch_library(Executable&, const LibraryArgs&) {
-  throw ValueError("this device has no library routines");
+  throw ValueError("library op launched with an executable this device did not prepare");
 }
 
 CompiledDevice::CompiledDevice(DeviceInfo info, std::unique_ptr<Driver> driver)
@@ -186,11 +218,28 @@ std::shared_ptr<Executable> CompiledDevice::do_prepare_library(const LibraryOp& 
     throw ValueError(info().id() +
                      " has no routine for this library op: the scheduler places it "
                      "on a device that has one");
-  return driver_->prepare_library(op);
+  if (std::shared_ptr<Executable> vendor = driver_->prepare_library(op)) return vendor;
+  // Library kernels are scalar code at the device's work-group size.
+  codegen::Target target = driver_->target_for(ir::Kernel{});
+  target.vector_width = 1;
+  const std::string source = codegen::render_library(op, target);
+  std::vector<std::string> names = codegen::library_entries(op);
+  const std::vector<std::string_view> entries(names.begin(), names.end());
+  return std::make_shared<CompiledLibraryKernels>(op, target,
+                                                  cached_module(*driver_, source, entries, info()));
 }
 
 void CompiledDevice::do_launch_library(Executable& exe, const LibraryArgs& args) {
-  driver_->launch_library(exe, args);
+  auto* kernels = dynamic_cast<CompiledLibraryKernels*>(&exe);
+  if (!kernels) return driver_->launch_library(exe, args);
+  const codegen::LibraryPlan plan = codegen::plan_library(kernels->op, args, kernels->target);
+  const Scratch scratch(*this, plan.scratch_bytes);
+  for (const codegen::LibraryLaunch& l : plan.launches) {
+    LaunchArguments packed;
+    Packer packer(packed);
+    for (const codegen::LibraryArg& arg : l.args) pack(arg, args, scratch.memory(), packer);
+    driver_->launch(*kernels->module, l.entry, l.groups, kernels->target.local_size, packed);
+  }
 }
 
 void CompiledDevice::do_synchronize() {

@@ -33,7 +33,10 @@ std::string_view name(DeviceKind k) {
 
 Needs Device::has() const {
   Needs n = 0;
-  if (info_.library_ops) n |= kEveryRoutine & ~needs_routine(LibraryOp::Kind::Solver);
+  if (info_.library_ops)
+    n |= kEveryRoutine & ~needs_routine(LibraryOp::Kind::Solver) &
+         ~needs_routine(LibraryOp::Kind::Fft);
+  if (info_.fft) n |= needs_routine(LibraryOp::Kind::Fft);
   if (info_.dense_solvers) n |= needs_routine(LibraryOp::Kind::Solver);
   if (info_.fp64) n |= kNeedsFloat64;
   return n;

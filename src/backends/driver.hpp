@@ -72,8 +72,9 @@ class Driver {
                       const LaunchArguments& args) = 0;
   virtual void synchronize() = 0;
 
-  // ---- library ops, on a device whose DeviceInfo says it runs them: the vendor's libraries
-  // (BLAS, FFT, solvers) and generated library kernels.
+  // ---- library ops, on a device whose DeviceInfo says it runs them: the vendor's routine for
+  // `op` (BLAS, FFT, solvers), or null for the kernels codegen/library_kernels.hpp renders,
+  // which CompiledDevice builds and launches like any other.
   virtual std::shared_ptr<Executable> prepare_library(const LibraryOp& op);
   virtual void launch_library(Executable& exe, const LibraryArgs& args);
 };

@@ -12,8 +12,7 @@
 
 namespace switchyard::conformance {
 
-// Ids of every usable device with float64 and library ops ("cpu:0", "opencl:0", ...), for
-// INSTANTIATE_TEST_SUITE_P.
+// Ids of every usable device ("cpu:0", "opencl:0", ...), for INSTANTIATE_TEST_SUITE_P.
 std::vector<std::string> device_ids();
 
 class OnEveryDevice : public ::testing::TestWithParam<std::string> {

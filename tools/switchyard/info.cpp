@@ -40,6 +40,7 @@ nlohmann::json device_json(const DeviceInfo& d) {
                       {"fp16", d.fp16},
                       {"unified_memory", d.unified_memory},
                       {"library_ops", d.library_ops},
+                      {"fft", d.fft},
                       {"dense_solvers", d.dense_solvers}};
   j["free_memory_bytes"] = d.free_memory_bytes ? nlohmann::json(*d.free_memory_bytes) : nullptr;
   return j;
@@ -133,10 +134,11 @@ void print_text(const nlohmann::json& j) {
                  d["free_memory_bytes"].is_null() ? "not reported" : gib(d["free_memory_bytes"]),
                  gib(d["max_allocation_bytes"]));
       fmt::print(
-          "               fp64 {}, fp16 {}, unified memory {}, library ops {}, dense solvers {}\n",
+          "               fp64 {}, fp16 {}, unified memory {}, library ops {}, fft {}, dense "
+          "solvers {}\n",
           d["fp64"].get<bool>() ? "yes" : "no", d["fp16"].get<bool>() ? "yes" : "no",
           d["unified_memory"].get<bool>() ? "yes" : "no",
-          d["library_ops"].get<bool>() ? "yes" : "no",
+          d["library_ops"].get<bool>() ? "yes" : "no", d["fft"].get<bool>() ? "yes" : "no",
           d["dense_solvers"].get<bool>() ? "yes" : "no");
     }
   }
