@@ -286,6 +286,14 @@ class Ops {
   // a << b shifted as unsigned (wrapping); counts out of range give 0.
   std::string shift_left(DType t) const {
     const std::string T = s_.type(t), z = zero(t), out = out_of_range_count(t);
+    if (s_.kind() == Dialect::Glsl) {
+      // One unsigned comparison and a masked count: llvmpipe (Mesa 22.3) gives 0 for the select
+      // below when the count was widened from an int32.
+      const std::string U = std::string(s_.dialect().unsigned_types[t == DType::Int32 ? 1 : 2]);
+      return helper("shl", t,
+                    "  return " + U + "(b) > " + U + "(" + bits_minus_one(t) + ") ? " + z +
+                        " : a << (b & " + s_.lit(t, bits_minus_one(t)) + ");\n");
+    }
     return helper("shl", t,
                   "  " + T + " n = " + s_.sel(out, z, "b") + ";\n  return " +
                       s_.sel(out, z, s_.wrap(t, "a", "<<", "n")) + ";\n");
@@ -295,6 +303,11 @@ class Ops {
   // A negative value is shifted as ~(~a >> n): only non-negative values are ever shifted.
   std::string shift_right(DType t) const {
     const std::string T = s_.type(t), z = zero(t);
+    if (s_.kind() == Dialect::Glsl) {  // GLSL's >> is arithmetic; no select (see shift_left)
+      const std::string U = std::string(s_.dialect().unsigned_types[t == DType::Int32 ? 1 : 2]);
+      return helper("shr", t,
+                    "  return a >> min(" + U + "(b), " + U + "(" + bits_minus_one(t) + "));\n");
+    }
     return helper("shr", t,
                   "  " + T +
                       " n = " + s_.sel(out_of_range_count(t), s_.lit(t, bits_minus_one(t)), "b") +

@@ -21,8 +21,8 @@ class Renderer {
       : k_(kernel),
         target_(target),
         t_(table(target.dialect)),
-        vec_(target.dialect, target.vector_width),
-        one_(target.dialect, 1),
+        vec_(target.dialect, target.vector_width, target.fp64),
+        one_(target.dialect, 1, target.fp64),
         W_(std::to_string(target.vector_width)),
         L_(std::to_string(target.local_size)),
         I_(t_.index) {}
@@ -45,7 +45,10 @@ class Renderer {
     auto f64 = [](DType t) { return t == DType::Float64; };
     return std::any_of(k_.inputs.begin(), k_.inputs.end(), [&](auto& i) { return f64(i.dtype); }) ||
            std::any_of(k_.scalars.begin(), k_.scalars.end(), f64) ||
-           std::any_of(k_.body.begin(), k_.body.end(), [&](auto& i) { return f64(i.dtype); });
+           std::any_of(k_.body.begin(), k_.body.end(), [&](auto& i) { return f64(i.dtype); }) ||
+           std::any_of(k_.body.begin(), k_.body.end(), [&](const ir::Instr& i) {
+             return one_.through_float64(ir::name(i.op), i.dtype);
+           });
   }
 
  private:

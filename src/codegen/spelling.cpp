@@ -1324,6 +1324,7 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     if (!b.empty()) f += ", " + std::string(b);
     return f + ")";
   }
+  if (through_float64(name, t)) return "float(sy_" + f + "_f64(double(" + std::string(a) + ")))";
   if (dialect_ == Dialect::Glsl) {
     const std::string A(a);
     if (name == "isfinite") return "(!isinf(" + A + ") && !isnan(" + A + "))";
@@ -1342,8 +1343,14 @@ std::vector<std::pair<std::string_view, std::string_view>> Spelling::math_helper
     std::string_view name, DType t) const {
   std::vector<std::pair<std::string_view, std::string_view>> out;
   if (dialect_ != Dialect::Glsl) return out;
+  if (through_float64(name, t)) t = DType::Float64;
   if (const GlslMath* m = glsl_math(name, t)) add_glsl_math(*m, t, out);
   return out;
+}
+
+bool Spelling::through_float64(std::string_view name, DType t) const {
+  return dialect_ == Dialect::Glsl && fp64_ && t == DType::Float32 &&
+         (name == "sin" || name == "cos" || name == "tan");
 }
 
 std::string Spelling::element(DType t, std::string_view pointer, std::string_view index) const {

@@ -45,12 +45,18 @@ const DialectTable& table(Dialect d);
 // Spellings for values of one width in one dialect.
 class Spelling {
  public:
-  Spelling(Dialect dialect, int width) : t_(table(dialect)), dialect_(dialect), width_(width) {}
+  // `fp64`: the target has float64, which GLSL's float32 sin, cos and tan then go through (its
+  // builtins may be far off for large arguments: llvmpipe's cos(3e38) is 1).
+  Spelling(Dialect dialect, int width, bool fp64 = false)
+      : t_(table(dialect)), dialect_(dialect), width_(width), fp64_(fp64) {}
 
   int width() const { return width_; }
   bool vector() const { return width_ > 1; }
   const DialectTable& dialect() const { return t_; }
-  Spelling scalar() const { return Spelling(dialect_, 1); }
+  Dialect kind() const { return dialect_; }
+  Spelling scalar() const { return Spelling(dialect_, 1, fp64_); }
+  // Whether float32 `name` is computed in float64 (GLSL's sin, cos, tan where there is fp64).
+  bool through_float64(std::string_view name, DType t) const;
 
   std::string scalar_type(DType t) const;  // element type, e.g. "float", "uchar"
   std::string type(DType t) const;         // value type at this width, e.g. "float8"
@@ -104,6 +110,7 @@ class Spelling {
   const DialectTable& t_;
   Dialect dialect_;
   int width_;
+  bool fp64_;
 };
 
 // "float" → "float", "long long" → "long_long": type spellings usable inside helper names.
