@@ -80,14 +80,22 @@ conformance-isa: build
 	    --gtest_filter='*/cpu_*' --gtest_brief=1 || exit 1; \
 	done
 
-# The Vulkan backend, built apart while its devices lack float64 and library ops (the other suites
-# pin such work to every device): its tests on the machine's Vulkan device (lavapipe in CI).
+# The Vulkan backend, built apart while it is off by default (src/backends/vulkan/CMakeLists.txt):
+# its own tests, the conformance suite and the fault matrix on its device (lavapipe in CI), and
+# the explain, metrics and fallback tests with it beside the others.
 VULKAN_DIR ?= build-vulkan
+VULKAN_TESTS := vulkan_backend_test conformance_test fault_matrix_test explain_test metrics_test \
+  fallback_test
 vulkan: deps
 	@cmake -S . -B $(VULKAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_VULKAN=ON \
 	  -DSWITCHYARD_BUILD_PYTHON=OFF -DSWITCHYARD_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(VULKAN_DIR) -j $(JOBS) --target vulkan_backend_test
-	@SWITCHYARD_REQUIRE_BACKENDS=cpu,opencl,vulkan $(VULKAN_DIR)/tests/vulkan_backend_test --gtest_brief=1
+	@cmake --build $(VULKAN_DIR) -j $(JOBS) --target $(VULKAN_TESTS) switchyard-cli
+	@cd $(VULKAN_DIR)/tests && export SWITCHYARD_REQUIRE_BACKENDS=cpu,opencl,vulkan && \
+	  ./vulkan_backend_test --gtest_brief=1 && \
+	  ./conformance_test --gtest_filter='*vulkan*' --gtest_brief=1 && \
+	  ./fault_matrix_test --gtest_filter='*vulkan*' --gtest_brief=1 && \
+	  ./explain_test --gtest_brief=1 && ./metrics_test --gtest_brief=1 && \
+	  ./fallback_test --gtest_brief=1
 
 sanitize: sanitize-address sanitize-thread
 

@@ -81,11 +81,14 @@ TEST_F(VulkanBackend, EnumeratesDevicesWithWhatTheyRun) {
     EXPECT_EQ(info.index, static_cast<int>(i));
     EXPECT_FALSE(info.name.empty());
     EXPECT_GT(info.max_allocation_bytes, 0u);
-    // Neither float64 (GLSL has no double sin/exp/log) nor library routines: the scheduler sends
-    // such work elsewhere.
+    // What the scheduler may place on it is what its DeviceInfo says: library kernels, and no
+    // FFT routine yet (VkFFT's Vulkan path).
     const Device& d = *backend_->devices()[i];
-    EXPECT_EQ(d.has() & kNeedsFloat64, 0);
-    EXPECT_FALSE(d.runs(LibraryOp::Kind::Gemm));
+    EXPECT_EQ((d.has() & kNeedsFloat64) != 0, info.fp64);
+    EXPECT_TRUE(d.runs(LibraryOp::Kind::Gemm));
+    EXPECT_TRUE(d.runs(LibraryOp::Kind::Sort));
+    EXPECT_FALSE(d.runs(LibraryOp::Kind::Fft));
+    EXPECT_FALSE(d.runs(LibraryOp::Kind::Solver));
   }
 }
 

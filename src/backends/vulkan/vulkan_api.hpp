@@ -37,7 +37,6 @@ namespace switchyard::vulkan {
   X(vkFreeMemory)                  \
   X(vkBindBufferMemory)            \
   X(vkMapMemory)                   \
-  X(vkUnmapMemory)                 \
   X(vkGetBufferDeviceAddress)      \
   X(vkCreateShaderModule)          \
   X(vkDestroyShaderModule)         \

@@ -100,8 +100,10 @@ std::string examine(const Instance& in, VkPhysicalDevice physical, int index, De
                            : 0;  // Vulkan does not say
   info.global_memory_bytes = local;
   info.max_allocation_bytes = std::min<std::uint64_t>(p11.maxMemoryAllocationSize, local);
-  info.fp64 = false;         // codegen's GLSL has no double-precision transcendentals
-  info.library_ops = false;  // gemm, FFTs, scans, sorts: not yet
+  // float64 kernels keep NaN and infinities too.
+  info.fp64 = features.features.shaderFloat64 && p12.shaderSignedZeroInfNanPreserveFloat64;
+  info.library_ops = true;  // codegen's library kernels: gemm, scans, sorts, compaction, gathers
+  info.fft = false;         // VkFFT's Vulkan path is not wired yet: FFTs run on the other devices
   info.unified_memory =
       info.kind == DeviceKind::CPU || p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
 

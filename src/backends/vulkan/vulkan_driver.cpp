@@ -77,6 +77,7 @@ Driver::Driver(const Instance& in, DeviceInfo info, Traits traits)
   VkPhysicalDeviceFeatures2 features{.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                      .pNext = &v12};
   features.features.shaderInt64 = VK_TRUE;
+  features.features.shaderFloat64 = info_.fp64 ? VK_TRUE : VK_FALSE;
   const VkDeviceCreateInfo create{.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
                                   .pNext = &features,
                                   .queueCreateInfoCount = 1,
@@ -294,7 +295,7 @@ void Driver::copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory 
 codegen::Target Driver::target_for(const ir::Kernel&) const {
   codegen::Target t;
   t.dialect = codegen::Dialect::Glsl;
-  t.fp64 = false;  // GLSL has no double-precision sin, exp, log, ...
+  t.fp64 = info_.fp64;
   t.vector_width = 1;
   t.blocked = false;  // lavapipe too runs a group's items as SIMD lanes
   const std::uint32_t cap = info_.kind == DeviceKind::CPU ? 64 : 256;
@@ -389,9 +390,11 @@ void Driver::launch(Module& module, std::string_view entry, std::int64_t groups,
   for (const LaunchArgument& a : args.list) {
     const std::size_t size = a.memory ? 8 : a.size, align = std::min<std::size_t>(size, 8);
     block.resize((block.size() + align - 1) / align * align);
-    if (a.memory)
-      put(block, &buffer_of(a.allocation).address, 8);
-    else
+    if (a.memory) {
+      // An operand the op does not use (d of a sort without indices) has no allocation.
+      const VkDeviceAddress address = a.allocation ? buffer_of(a.allocation).address : 0;
+      put(block, &address, 8);
+    } else
       put(block, args.values.data() + a.offset, a.size);
   }
   const std::size_t bytes = std::max<std::size_t>((block.size() + 15) / 16 * 16, 16);
