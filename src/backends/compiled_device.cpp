@@ -124,16 +124,6 @@ void pack(const codegen::LibraryArg& arg, const LibraryArgs& args,
   }
 }
 
-void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo& info) {
-  if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
-      args.outputs.size() != k.outputs.size())
-    throw ValueError("launch on " + info.id() + " with " + std::to_string(args.inputs.size()) +
-                     " inputs, " + std::to_string(args.scalars.size()) + " scalars and " +
-                     std::to_string(args.outputs.size()) + " outputs: the kernel expects " +
-                     std::to_string(k.inputs.size()) + ", " + std::to_string(k.scalars.size()) +
-                     " and " + std::to_string(k.outputs.size()));
-}
-
 }  // namespace
 
 std::shared_ptr<Executable> Driver::prepare_library(const LibraryOp&) {
@@ -201,7 +191,7 @@ void CompiledDevice::do_launch(Executable& exe, const LaunchArgs& args) {
   if (!compiled)
     throw ValueError("executable launched on " + info().id() +
                      " was not prepared by it: prepare it on the device that runs it");
-  check_counts(compiled->kernel, args, info());
+  check_launch_counts(compiled->kernel, args, info());
   const codegen::KernelPlan plan =
       codegen::plan_kernel(compiled->kernel, args.shape, compiled->target, driver_->max_groups());
   const Scratch scratch(*this, plan.scratch_bytes);

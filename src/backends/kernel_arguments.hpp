@@ -11,8 +11,22 @@
 
 #include "codegen/launch_plan.hpp"
 #include "ir/launch.hpp"
+#include "switchyard/device.hpp"
+#include "switchyard/error.hpp"
 
 namespace switchyard {
+
+// A launch whose operand counts are not the kernel's is a ValueError naming both.
+inline void check_launch_counts(const ir::Kernel& k, const LaunchArgs& args,
+                                const DeviceInfo& info) {
+  if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
+      args.outputs.size() != k.outputs.size())
+    throw ValueError("launch on " + info.id() + " with " + std::to_string(args.inputs.size()) +
+                     " inputs, " + std::to_string(args.scalars.size()) + " scalars and " +
+                     std::to_string(args.outputs.size()) + " outputs: the kernel expects " +
+                     std::to_string(k.inputs.size()) + ", " + std::to_string(k.scalars.size()) +
+                     " and " + std::to_string(k.outputs.size()));
+}
 
 template <class Packer>
 void pack_arguments(const codegen::KernelLaunch& launch, const ir::Kernel& kernel,

@@ -45,8 +45,8 @@ struct Workload {
   double memory_passes = 1;          // times the working set streams through memory
   bool random_access = false;        // reads at data-dependent positions (gather)
   bool data_dependent_size = false;  // the result's size is read back before it can be used
-  Needs needs = 0;  // what a device must have to take it (a library op's routine, float64)
-  int ir_operations = 0;             // instructions, for predicted compile time
+  Needs needs = 0;        // what a device must have to take it (a library op's routine, float64)
+  int ir_operations = 0;  // instructions, for predicted compile time
   std::vector<InputPlacement> inputs;
   bool result_to_host = false;  // the caller reads the result on the host next
 

@@ -56,16 +56,6 @@ class Args {
   cl_uint index_ = 0;
 };
 
-void check_counts(const ir::Kernel& k, const LaunchArgs& args, const DeviceInfo& info) {
-  if (args.inputs.size() != k.inputs.size() || args.scalars.size() != k.scalars.size() ||
-      args.outputs.size() != k.outputs.size())
-    throw ValueError("launch on " + info.id() + " with " + std::to_string(args.inputs.size()) +
-                     " inputs, " + std::to_string(args.scalars.size()) + " scalars and " +
-                     std::to_string(args.outputs.size()) + " outputs: the kernel expects " +
-                     std::to_string(k.inputs.size()) + ", " + std::to_string(k.scalars.size()) +
-                     " and " + std::to_string(k.outputs.size()));
-}
-
 }  // namespace
 
 Program::Program(Device& device, const ir::Kernel& kernel)
@@ -96,7 +86,7 @@ cl_kernel Program::kernel_for(std::string_view entry) const {
 }
 
 void Program::launch(const LaunchArgs& args) {
-  check_counts(kernel_, args, device_.info());
+  check_launch_counts(kernel_, args, device_.info());
   const codegen::KernelPlan plan =
       codegen::plan_kernel(kernel_, args.shape, target_, device_.max_groups());
   const Scratch scratch(device_, plan.scratch_bytes);
