@@ -1,22 +1,25 @@
 // The OpenCL backend on whatever OpenCL device the machine has (PoCL's CPU device in CI):
-// detection, memory, typed errors, generated kernels against float64 references, CLBlast.
+// detection, memory, typed errors, the driver's binaries, which library ops run vendor routines,
+// generated kernels against float64 references, CLBlast.
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <numbers>
 #include <numeric>
 #include <random>
 #include <vector>
 
+#include "backends/compiled_device.hpp"
 #include "backends/opencl/opencl_backend.hpp"
-#include "backends/opencl/opencl_compiler.hpp"
-#include "backends/opencl/opencl_device.hpp"
 #include "backends/opencl/opencl_driver_cache.hpp"
+#include "backends/registry.hpp"
 #include "conformance/reference.hpp"
 #include "multi_reduction_cases.hpp"
 #include "switchyard/error.hpp"
@@ -48,8 +51,13 @@ class OpenCLBackend : public ::testing::Test {
     backend_ = opencl::make_backend().release();
   }
   void SetUp() override {
-    if (!backend_->available()) GTEST_SKIP() << backend_->unavailable_reason();
-    device_ = dynamic_cast<opencl::Device*>(backend_->devices().front());
+    if (!backend_->available()) {
+      if (backend_settings().requires_backend("opencl"))
+        FAIL() << "SWITCHYARD_REQUIRE_BACKENDS names opencl: " << backend_->unavailable_reason();
+      GTEST_SKIP() << backend_->unavailable_reason();
+    }
+    device_ = dynamic_cast<CompiledDevice*>(backend_->devices().front());
+    ASSERT_NE(device_, nullptr);
   }
 
   template <class T>
@@ -88,7 +96,7 @@ class OpenCLBackend : public ::testing::Test {
   }
 
   static switchyard::Backend* backend_;
-  opencl::Device* device_ = nullptr;
+  CompiledDevice* device_ = nullptr;
 };
 switchyard::Backend* OpenCLBackend::backend_ = nullptr;
 
@@ -150,14 +158,43 @@ TEST_F(OpenCLBackend, OversizeAllocationIsOutOfMemoryNamingDeviceAndSizes) {
 }
 
 TEST_F(OpenCLBackend, BrokenSourceIsACompileErrorWithTheBuildLog) {
+  const std::string_view entries[] = {"f"};
   try {
-    opencl::build_source(*device_, "__kernel void f(__global float* x) { x[0] = undeclared; }",
-                         device_->build_options());
+    device_->driver().build("__kernel void f(__global float* x) { x[0] = undeclared; }", entries);
     FAIL() << "expected CompileError";
   } catch (const CompileError& e) {
     EXPECT_NE(std::string(e.what()).find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("undeclared"), std::string::npos) << e.what();
   }
+}
+
+// A binary the kernel cache hands back is loaded when it is this driver's program with the
+// entries asked for, and refused (null, so that it is rebuilt) when it is damaged or another's.
+TEST_F(OpenCLBackend, DriverLoadsItsOwnBinariesAndRefusesOthers) {
+  Driver& driver = device_->driver();
+  const std::string_view entries[] = {"one"}, other[] = {"two"};
+  std::vector<std::byte> binary =
+      driver.build("__kernel void one(__global float* x) { x[0] = 1; }", entries);
+  EXPECT_NE(driver.load(binary, entries), nullptr);
+  EXPECT_EQ(driver.load(binary, other), nullptr) << "a program without the entry asked for";
+  EXPECT_EQ(driver.load({}, entries), nullptr);
+  for (std::byte& x : binary) x = std::byte{0x5a};
+  EXPECT_EQ(driver.load(binary, entries), nullptr) << "a damaged binary";
+}
+
+// CLBlast runs gemm and gemv, VkFFT FFTs; codegen's library kernels run the other ops.
+TEST_F(OpenCLBackend, VendorRoutinesServeBlasAndFftAndLibraryKernelsTheRest) {
+  using Kind = LibraryOp::Kind;
+  for (Kind kind : {Kind::Gemm, Kind::Gemv, Kind::Fft})
+    EXPECT_NE(device_->driver().prepare_library({.kind = kind, .dtype = DType::Float32}, *device_),
+              nullptr)
+        << static_cast<int>(kind);
+  for (Kind kind : {Kind::Scan, Kind::Sort, Kind::Compact, Kind::Gather}) {
+    const LibraryOp op{.kind = kind, .dtype = DType::Float32};
+    EXPECT_EQ(device_->driver().prepare_library(op, *device_), nullptr) << static_cast<int>(kind);
+    EXPECT_NE(device_->prepare(op), nullptr) << static_cast<int>(kind);
+  }
+  EXPECT_FALSE(device_->runs(Kind::Solver));
 }
 
 // a * b + sin(c) * s - sqrt(|a|) with a contiguous, b broadcast along rows, c a transposed view.
@@ -495,6 +532,44 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
       for (int i = 0; i < m; ++i) ASSERT_NEAR(got[i], want[i], 1e-4 * (1 + std::abs(want[i])));
     }
   }
+}
+
+// An odd real transform longer than a work-group holds (4097 float32 points on PoCL), which VkFFT
+// plans only as a complex one between the driver's own kernels (opencl_fft_real.hpp): against
+// the DFT, from an input at an offset, and back (unnormalised, so n times the input).
+TEST_F(OpenCLBackend, LongOddRealTransformsMatchTheDft) {
+  using FftKind = LibraryOp::FftKind;
+  const std::int64_t n = 4097, offset = 3, bins = n / 2 + 1;
+  const std::vector<float> x = ramp(offset + n, 1);
+  LibraryArgs args;
+  args.rows = args.m = 1;
+  args.n = n;
+  args.a = {upload(x), DType::Float32, offset, {}};
+  args.c = {device_->allocate(bins * sizeof(std::complex<float>)), DType::Complex64, 0, {}};
+  auto forward = device_->prepare(LibraryOp{
+      .kind = LibraryOp::Kind::Fft, .dtype = DType::Float32, .fft = FftKind::RealToComplex});
+  device_->launch(*forward, args);
+  std::vector<std::complex<float>> spectrum(bins);
+  device_->copy_to_host(spectrum.data(), args.c.memory, 0, bins * sizeof(std::complex<float>));
+  for (std::int64_t k : {std::int64_t{0}, std::int64_t{1}, std::int64_t{777}, bins - 1}) {
+    std::complex<double> want = 0;
+    for (std::int64_t j = 0; j < n; ++j)
+      want +=
+          double(x[offset + j]) * std::polar(1.0, -2 * std::numbers::pi * double(j * k % n) / n);
+    EXPECT_NEAR(spectrum[k].real(), want.real(), 1e-2) << "bin " << k;
+    EXPECT_NEAR(spectrum[k].imag(), want.imag(), 1e-2) << "bin " << k;
+  }
+
+  LibraryArgs back = args;
+  back.a = {args.c.memory, DType::Complex64, 0, {}};
+  back.c = {device_->allocate(n * sizeof(float)), DType::Float32, 0, {}};
+  auto inverse = device_->prepare(LibraryOp{
+      .kind = LibraryOp::Kind::Fft, .dtype = DType::Float32, .fft = FftKind::ComplexToReal});
+  device_->launch(*inverse, back);
+  device_->free(args.a.memory);
+  device_->free(args.c.memory);
+  const std::vector<float> round_trip = download<float>(back.c.memory, n);
+  for (std::int64_t j = 0; j < n; ++j) ASSERT_NEAR(round_trip[j] / n, x[offset + j], 1e-4) << j;
 }
 
 // PoCL's cache layout (<dir>/<2 letters>/<hash>/ per program, tempfile_* at the top), made by

@@ -1,6 +1,5 @@
 #include "backends/compiled_device.hpp"
 
-#include <cstring>
 #include <type_traits>
 #include <vector>
 
@@ -41,66 +40,31 @@ std::vector<std::string_view> entries_of(const ir::Kernel& kernel) {
   return {codegen::kMapEntry};
 }
 
-// The program for `source`: from the disk cache when an entry exists and the driver loads it,
-// else built (and stored).
-std::unique_ptr<Module> cached_module(Driver& driver, const std::string& source,
-                                      std::span<const std::string_view> entries,
-                                      const DeviceInfo& info) {
-  const std::string options = driver.build_options();
-  const auto key =
-      KernelCacheKey::for_source(source, driver.identity(), driver.versions(), options);
-  const std::vector<std::byte> binary =
-      KernelCache::instance().get_or_build(key, [&] { return driver.build(source, entries); });
-  if (std::unique_ptr<Module> module = driver.load(binary, entries)) return module;
-  // The stored binary is another driver's or damaged: build afresh (the cache's next write
-  // replaces it when the key is built again).
-  if (std::unique_ptr<Module> module = driver.load(driver.build(source, entries), entries))
-    return module;
-  throw DeviceError("the driver of " + info.id() + " (" + info.name +
-                    ") rejected a program it had just built");
-}
-
 // Appends a launch's arguments as the driver takes them (a Packer for pack_arguments).
 class Packer {
  public:
   explicit Packer(LaunchArguments& to) : to_(to) {}
 
-  void memory(const DeviceMemory& m) {
-    LaunchArgument a;
-    a.memory = true;
-    a.allocation = m;
-    to_.list.push_back(a);
-  }
-  void index(std::int64_t v) { value(v); }
-  void rank(int r) { value(static_cast<std::int32_t>(r)); }
+  void memory(const DeviceMemory& m) { to_.memory(m); }
+  void index(std::int64_t v) { to_.value(v); }
+  void rank(int r) { to_.value(static_cast<std::int32_t>(r)); }
   void dims(const Dims& d) {
     std::int64_t v[kMaxRank] = {};
     for (int i = 0; i < d.size(); ++i) v[i] = d[i];
-    value(v);
+    to_.value(v);
   }
   void scalar(DType to, const ScalarValue& s) {
     visit_dtype(to, [&](auto zero) {
       using T = decltype(zero);
       const T v = is_floating(s.dtype) ? static_cast<T>(s.f) : static_cast<T>(s.i);
       if constexpr (std::is_same_v<T, bool>)
-        value(static_cast<std::uint8_t>(v));
+        to_.value(static_cast<std::uint8_t>(v));
       else
-        value(v);
+        to_.value(v);
     });
   }
 
  private:
-  template <class T>
-  void value(const T& v) {
-    const auto at = static_cast<std::uint32_t>(to_.values.size());
-    to_.values.resize(at + sizeof(T));
-    std::memcpy(to_.values.data() + at, &v, sizeof(T));
-    LaunchArgument a;
-    a.offset = at;
-    a.size = static_cast<std::uint32_t>(sizeof(T));
-    to_.list.push_back(a);
-  }
-
   LaunchArguments& to_;
 };
 
@@ -126,12 +90,25 @@ void pack(const codegen::LibraryArg& arg, const LibraryArgs& args,
 
 }  // namespace
 
-std::shared_ptr<Executable> Driver::prepare_library(const LibraryOp&) {
-  return nullptr;
+std::unique_ptr<Module> cached_module(Driver& driver, const std::string& source,
+                                      std::span<const std::string_view> entries,
+                                      const DeviceInfo& info) {
+  const std::string options = driver.build_options();
+  const auto key =
+      KernelCacheKey::for_source(source, driver.identity(), driver.versions(), options);
+  const std::vector<std::byte> binary =
+      KernelCache::instance().get_or_build(key, [&] { return driver.build(source, entries); });
+  if (std::unique_ptr<Module> module = driver.load(binary, entries)) return module;
+  // The stored binary is another driver's or damaged: build afresh (the cache's next write
+  // replaces it when the key is built again).
+  if (std::unique_ptr<Module> module = driver.load(driver.build(source, entries), entries))
+    return module;
+  throw DeviceError("the driver of " + info.id() + " (" + info.name +
+                    ") rejected a program it had just built");
 }
 
-void Driver::launch_library(Executable&, const LibraryArgs&) {
-  throw ValueError("library op launched with an executable this device did not prepare");
+std::shared_ptr<LibraryRoutine<Device>> Driver::prepare_library(const LibraryOp&, Device&) {
+  return nullptr;
 }
 
 CompiledDevice::CompiledDevice(DeviceInfo info, std::unique_ptr<Driver> driver)
@@ -208,7 +185,7 @@ std::shared_ptr<Executable> CompiledDevice::do_prepare_library(const LibraryOp& 
     throw ValueError(info().id() +
                      " has no routine for this library op: the scheduler places it "
                      "on a device that has one");
-  if (std::shared_ptr<Executable> vendor = driver_->prepare_library(op)) return vendor;
+  if (std::shared_ptr<Executable> vendor = driver_->prepare_library(op, *this)) return vendor;
   // Library kernels are scalar code at the device's work-group size.
   codegen::Target target = driver_->target_for(ir::Kernel{});
   target.vector_width = 1;
@@ -221,7 +198,7 @@ std::shared_ptr<Executable> CompiledDevice::do_prepare_library(const LibraryOp& 
 
 void CompiledDevice::do_launch_library(Executable& exe, const LibraryArgs& args) {
   auto* kernels = dynamic_cast<CompiledLibraryKernels*>(&exe);
-  if (!kernels) return driver_->launch_library(exe, args);
+  if (!kernels) return routine_on<Device>(exe, *this).launch(args);
   const codegen::LibraryPlan plan = codegen::plan_library(kernels->op, args, kernels->target);
   const Scratch scratch(*this, plan.scratch_bytes);
   for (const codegen::LibraryLaunch& l : plan.launches) {

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
+#include <string_view>
 
 #include "backends/backend.hpp"
 #include "backends/driver.hpp"
@@ -41,5 +43,13 @@ class CompiledDevice final : public Device {
   std::unique_ptr<Driver> driver_;
   MemoryPool pool_;
 };
+
+// The program for `source` on `driver`: from the disk kernel cache (KernelCacheKey::for_source)
+// when an entry exists and the driver loads it, else built (and stored). CompiledDevice's
+// programs come from here, and so do a driver's own helper kernels; `info` names the device in
+// errors.
+std::unique_ptr<Module> cached_module(Driver& driver, const std::string& source,
+                                      std::span<const std::string_view> entries,
+                                      const DeviceInfo& info);
 
 }  // namespace switchyard

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <string>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "backends/library_routine.hpp"
 #include "codegen/codegen.hpp"
 
 namespace switchyard {
@@ -34,6 +36,15 @@ struct LaunchArgument {
 struct LaunchArguments {
   std::vector<LaunchArgument> list;
   std::vector<std::byte> values;
+
+  void memory(const DeviceMemory& m) { list.push_back({.memory = true, .allocation = m}); }
+  template <class T>
+  void value(const T& v) {
+    const auto at = static_cast<std::uint32_t>(values.size());
+    values.resize(at + sizeof(T));
+    std::memcpy(values.data() + at, &v, sizeof(T));
+    list.push_back({.allocation = {}, .offset = at, .size = static_cast<std::uint32_t>(sizeof(T))});
+  }
 };
 
 class Driver {
@@ -73,10 +84,11 @@ class Driver {
   virtual void synchronize() = 0;
 
   // ---- library ops, on a device whose DeviceInfo says it runs them: the vendor's routine for
-  // `op` (BLAS, FFT, solvers), or null for the kernels codegen/library_kernels.hpp renders,
+  // `op` (BLAS, FFT, solvers) on `device`, the device over this driver (whose pool gives the
+  // routine its scratch memory), or null for the kernels codegen/library_kernels.hpp renders,
   // which CompiledDevice builds and launches like any other.
-  virtual std::shared_ptr<Executable> prepare_library(const LibraryOp& op);
-  virtual void launch_library(Executable& exe, const LibraryArgs& args);
+  virtual std::shared_ptr<LibraryRoutine<Device>> prepare_library(const LibraryOp& op,
+                                                                  Device& device);
 };
 
 }  // namespace switchyard

@@ -35,6 +35,5 @@ using ContextHandle = Handle<cl_context, clReleaseContext>;
 using QueueHandle = Handle<cl_command_queue, clReleaseCommandQueue>;
 using ProgramHandle = Handle<cl_program, clReleaseProgram>;
 using KernelHandle = Handle<cl_kernel, clReleaseKernel>;
-using MemHandle = Handle<cl_mem, clReleaseMemObject>;
 
 }  // namespace switchyard::opencl

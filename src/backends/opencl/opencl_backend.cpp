@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "backends/opencl/opencl_device.hpp"
+#include "backends/compiled_device.hpp"
+#include "backends/opencl/opencl_driver.hpp"
 #include "backends/opencl/opencl_driver_cache.hpp"
 #include "backends/opencl/opencl_error.hpp"
 #include "core/kernel_cache.hpp"
@@ -66,8 +67,9 @@ DeviceInfo describe(cl_device_id d, int index) {
   return info;
 }
 
-DeviceTraits traits_of(cl_platform_id p, cl_device_id d) {
-  DeviceTraits t;
+Traits traits_of(cl_platform_id p, cl_device_id d) {
+  Traits t;
+  t.device = d;
   t.platform_version = platform_string(p, CL_PLATFORM_VERSION);
   t.device_version = device_string(d, CL_DEVICE_VERSION);
   t.preferred_float_width =
@@ -126,8 +128,9 @@ class Backend final : public switchyard::Backend {
         continue;
       }
       try {
-        devices_.push_back(std::make_unique<Device>(
-            d, describe(d, static_cast<int>(devices_.size())), traits_of(p, d)));
+        const DeviceInfo info = describe(d, static_cast<int>(devices_.size()));
+        devices_.push_back(std::make_unique<CompiledDevice>(
+            info, std::make_unique<Driver>(info, traits_of(p, d))));
         view_.push_back(devices_.back().get());
       } catch (const DeviceError& e) {
         skipped += std::string(e.what()) + "; ";
@@ -135,7 +138,7 @@ class Backend final : public switchyard::Backend {
     }
   }
 
-  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::unique_ptr<CompiledDevice>> devices_;
   std::vector<switchyard::Device*> view_;
   std::string reason_;
 };

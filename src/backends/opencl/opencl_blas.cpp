@@ -4,7 +4,7 @@
 
 #include <mutex>
 
-#include "backends/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_driver.hpp"
 #include "backends/opencl/opencl_error.hpp"
 #include "switchyard/error.hpp"
 
@@ -66,7 +66,7 @@ clblast::Transpose transpose(bool t) {
 // C = 0 (rows × columns, leading dimension ld). CLBlast computes beta·C even for beta = 0, so
 // NaN left in recycled memory would survive into the product; and an empty k gives zeros.
 template <class T>
-void fill_zero(Device& d, const Operand& c, std::int64_t rows, std::int64_t columns,
+void fill_zero(Driver& d, const Operand& c, std::int64_t rows, std::int64_t columns,
                std::int64_t ld) {
   const T zero{};
   const bool packed = ld == columns;  // one fill instead of one per row
@@ -79,7 +79,7 @@ void fill_zero(Device& d, const Operand& c, std::int64_t rows, std::int64_t colu
 
 // C's batch is packed (stride_c == m·ldc), so one fill clears every product.
 template <class T>
-void gemm(Device& d, const LibraryOp& op, const LibraryArgs& x) {
+void gemm(Driver& d, const LibraryOp& op, const LibraryArgs& x) {
   if (x.m == 0 || x.n == 0 || x.batch == 0) return;
   fill_zero<T>(d, x.c, x.batch * x.m, x.n, x.ldc);
   if (x.k == 0) return;
@@ -98,7 +98,7 @@ void gemm(Device& d, const LibraryOp& op, const LibraryArgs& x) {
 }
 
 template <class T>
-void gemv(Device& d, const LibraryOp& op, const LibraryArgs& x) {
+void gemv(Driver& d, const LibraryOp& op, const LibraryArgs& x) {
   if (x.m == 0) return;
   fill_zero<T>(d, x.c, 1, x.m, x.m);
   if (x.n == 0) return;
@@ -113,7 +113,8 @@ void gemv(Device& d, const LibraryOp& op, const LibraryArgs& x) {
 
 }  // namespace
 
-BlasRoutine::BlasRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
+BlasRoutine::BlasRoutine(Driver& driver, switchyard::Device& device, const LibraryOp& op)
+    : LibraryRoutine(device, op), driver_(driver) {
   const char* what = op.kind == LibraryOp::Kind::Gemm ? "gemm" : "gemv";
   if (!is_floating(op.dtype))
     throw DTypeError(std::string("opencl backend: ") + what + " of " + std::string(name(op.dtype)) +
@@ -132,8 +133,8 @@ void BlasRoutine::launch(const LibraryArgs& args) {
   const std::lock_guard lock(clblast_calls);
   const bool f32 = op().dtype == DType::Float32;
   if (op().kind == LibraryOp::Kind::Gemm)
-    return f32 ? gemm<float>(device(), op(), args) : gemm<double>(device(), op(), args);
-  f32 ? gemv<float>(device(), op(), args) : gemv<double>(device(), op(), args);
+    return f32 ? gemm<float>(driver_, op(), args) : gemm<double>(driver_, op(), args);
+  f32 ? gemv<float>(driver_, op(), args) : gemv<double>(driver_, op(), args);
 }
 
 }  // namespace switchyard::opencl

@@ -2,19 +2,22 @@
 // float64.
 #pragma once
 
-#include "backends/opencl/opencl_library.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::opencl {
 
-class Device;
+class Driver;
 
-class BlasRoutine final : public Routine {
+class BlasRoutine final : public LibraryRoutine<switchyard::Device> {
  public:
   // Throws DTypeError for a dtype other than float32/float64, or float64 without device fp64.
-  BlasRoutine(Device& device, const LibraryOp& op);
+  BlasRoutine(Driver& driver, switchyard::Device& device, const LibraryOp& op);
 
-  // Enqueues the call; returns before it runs.
+  // Enqueues the call on the driver's queue; returns before it runs.
   void launch(const LibraryArgs& args) override;
+
+ private:
+  Driver& driver_;
 };
 
 }  // namespace switchyard::opencl

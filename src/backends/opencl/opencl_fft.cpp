@@ -11,7 +11,7 @@
 
 #include <string>
 
-#include "backends/opencl/opencl_device.hpp"
+#include "backends/opencl/opencl_driver.hpp"
 #include "backends/opencl/opencl_error.hpp"
 #include "backends/opencl/opencl_fft_real.hpp"
 #include "switchyard/error.hpp"
@@ -60,7 +60,8 @@ bool runs_inverse(const LibraryOp& op) {
 
 }  // namespace
 
-FftRoutine::FftRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
+FftRoutine::FftRoutine(Driver& driver, switchyard::Device& device, const LibraryOp& op)
+    : LibraryRoutine(device, op), driver_(driver) {
   if (!is_floating(op.dtype))
     throw DTypeError("opencl backend: fft of " + std::string(name(op.dtype)) +
                      " parts is not supported: expected float32 or float64");
@@ -77,7 +78,8 @@ FftRoutine::Plan& FftRoutine::plan_for(const PlanKey& key) {
   if (plan->result == VKFFT_ERROR_UNSUPPORTED_FFT_LENGTH_R2C) {
     plan = make_plan(key, FftKind::ComplexToComplex);
     plan->through_complex = true;
-    if (!real_kernels_) real_kernels_ = std::make_unique<RealComplexKernels>(device(), op().dtype);
+    if (!real_kernels_)
+      real_kernels_ = std::make_unique<RealComplexKernels>(driver_, device().info(), op().dtype);
   }
   check_vkfft(plan->result, "planning an fft", device().info());
   return *plans_.emplace(key, std::move(plan)).first->second;
@@ -86,7 +88,7 @@ FftRoutine::Plan& FftRoutine::plan_for(const PlanKey& key) {
 std::unique_ptr<FftRoutine::Plan> FftRoutine::make_plan(const PlanKey& key, FftKind kind) const {
   const auto [rows, m, n] = key;
   auto plan = std::make_unique<Plan>();
-  plan->device = device().id(), plan->context = device().context(), plan->queue = device().queue();
+  plan->device = driver_.id(), plan->context = driver_.context(), plan->queue = driver_.queue();
   const std::uint64_t real = size_of(op().dtype), half_columns = n / 2 + 1;
   const bool r2c = kind != FftKind::ComplexToComplex;
   plan->buffer_bytes = rows * m * (r2c ? half_columns : n) * 2 * real;
@@ -133,7 +135,7 @@ void FftRoutine::launch(const LibraryArgs& args) {
 }
 
 void FftRoutine::launch_direct(Plan& plan, const LibraryArgs& args) {
-  cl_command_queue queue = device().queue();
+  cl_command_queue queue = driver_.queue();
   cl_mem a = mem(args.a), c = mem(args.c);
   VkFFTLaunchParams params{};
   params.commandQueue = &queue;
@@ -180,11 +182,11 @@ void FftRoutine::launch_through_complex(Plan& plan, const LibraryArgs& args) {
   const std::int64_t planes = args.rows, points = args.rows * args.m * args.n;
   const DeviceMemory scratch = device().allocate(plan.buffer_bytes);
   cl_mem work = static_cast<cl_mem>(scratch.handle);
-  cl_command_queue queue = device().queue();
+  cl_command_queue queue = driver_.queue();
   if (op().fft == FftKind::RealToComplex)
-    real_kernels_->widen(mem(args.a), args.a.offset, work, points);
+    real_kernels_->widen(args.a.memory, args.a.offset, scratch, points);
   else
-    real_kernels_->hermitian_extend(mem(args.a), args.a.offset, work, planes, args.m, args.n);
+    real_kernels_->hermitian_extend(args.a.memory, args.a.offset, scratch, planes, args.m, args.n);
   VkFFTLaunchParams params{};
   params.commandQueue = &queue;
   params.buffer = &work;
@@ -199,7 +201,7 @@ void FftRoutine::launch_through_complex(Plan& plan, const LibraryArgs& args) {
                                     args.n * complex_bytes, 0, region[0], 0, 0, nullptr, nullptr),
             "keeping an fft's half spectrum", device().info());
     } else {
-      real_kernels_->real_parts(work, mem(args.c), points);
+      real_kernels_->real_parts(scratch, args.c.memory, points);
     }
   }
   device().free(scratch);

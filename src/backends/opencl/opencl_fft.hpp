@@ -9,20 +9,21 @@
 #include <mutex>
 #include <tuple>
 
-#include "backends/opencl/opencl_library.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::opencl {
 
-class Device;
+class Driver;
 class RealComplexKernels;
 
-class FftRoutine final : public Routine {
+class FftRoutine final : public LibraryRoutine<switchyard::Device> {
  public:
   // Throws DTypeError for parts other than float32/float64, or float64 without device fp64.
-  FftRoutine(Device& device, const LibraryOp& op);
+  FftRoutine(Driver& driver, switchyard::Device& device, const LibraryOp& op);
   ~FftRoutine() override;
 
-  // Enqueues the transform; returns before it runs. The input is never written.
+  // Enqueues the transform on the driver's queue; returns before it runs. The input is never
+  // written; scratch memory comes from device()'s pool.
   void launch(const LibraryArgs& args) override;
 
  private:
@@ -35,6 +36,7 @@ class FftRoutine final : public Routine {
   void launch_direct(Plan& plan, const LibraryArgs& args);
   void launch_through_complex(Plan& plan, const LibraryArgs& args);
 
+  Driver& driver_;
   // Guards plans_ and the appends: VkFFTAppend updates its application's launch state.
   std::mutex mutex_;
   std::map<PlanKey, std::unique_ptr<Plan>> plans_;

@@ -1,10 +1,9 @@
 #include "backends/opencl/opencl_fft_real.hpp"
 
+#include <array>
 #include <string>
 
-#include "backends/opencl/opencl_compiler.hpp"
-#include "backends/opencl/opencl_device.hpp"
-#include "backends/opencl/opencl_error.hpp"
+#include "backends/compiled_device.hpp"
 
 namespace switchyard::opencl {
 namespace {
@@ -44,67 +43,55 @@ __kernel void real_parts(__global const real* z, __global real* x, long count) {
 }
 )CL";
 
+constexpr std::array<std::string_view, 3> kEntries = {"widen", "hermitian_extend", "real_parts"};
+
 // Work-items per group: one size for every launch, so PoCL builds each kernel once.
-constexpr std::size_t kGroupItems = 64;
-
-KernelHandle kernel(const ProgramHandle& program, const char* name, const Device& device) {
-  cl_int err = CL_SUCCESS;
-  KernelHandle k(clCreateKernel(program.get(), name, &err));
-  check(err, std::string("creating kernel ") + name, device.info());
-  return k;
-}
-
-template <class T>
-void set_arg(cl_kernel k, cl_uint index, const T& value, const Device& device) {
-  check(clSetKernelArg(k, index, sizeof value, &value), "setting an fft conversion's argument",
-        device.info());
-}
+constexpr int kGroupItems = 64;
 
 }  // namespace
 
-RealComplexKernels::RealComplexKernels(Device& device, DType real) : device_(device) {
-  const std::string source = kSource;
-  const std::string options =
-      device.build_options() + (real == DType::Float64 ? " -DUSE_DOUBLE" : "");
-  program_ = cached_program(device, source, options);
-  widen_ = kernel(program_, "widen", device);
-  extend_ = kernel(program_, "hermitian_extend", device);
-  real_parts_ = kernel(program_, "real_parts", device);
+RealComplexKernels::RealComplexKernels(switchyard::Driver& driver, const DeviceInfo& info,
+                                       DType real)
+    : driver_(driver),
+      // The precision is part of the source, so the kernel cache keys it like any other code.
+      module_(cached_module(
+          driver, (real == DType::Float64 ? "#define USE_DOUBLE\n" : "") + std::string(kSource),
+          kEntries, info)) {}
+
+void RealComplexKernels::widen(DeviceMemory x, std::int64_t offset, DeviceMemory z,
+                               std::int64_t count) {
+  LaunchArguments args;
+  args.memory(x);
+  args.value(offset);
+  args.memory(z);
+  args.value(count);
+  run("widen", count, args);
 }
 
-void RealComplexKernels::widen(cl_mem x, std::int64_t offset, cl_mem z, std::int64_t count) {
-  set_arg(widen_.get(), 0, x, device_);
-  set_arg(widen_.get(), 1, cl_long{offset}, device_);
-  set_arg(widen_.get(), 2, z, device_);
-  set_arg(widen_.get(), 3, cl_long{count}, device_);
-  run(widen_.get(), count, "widening an fft's real input");
-}
-
-void RealComplexKernels::hermitian_extend(cl_mem half, std::int64_t offset, cl_mem full,
+void RealComplexKernels::hermitian_extend(DeviceMemory half, std::int64_t offset, DeviceMemory full,
                                           std::int64_t planes, std::int64_t m, std::int64_t n) {
   const std::int64_t count = planes * m * n;
-  set_arg(extend_.get(), 0, half, device_);
-  set_arg(extend_.get(), 1, cl_long{offset}, device_);
-  set_arg(extend_.get(), 2, full, device_);
-  set_arg(extend_.get(), 3, cl_long{m}, device_);
-  set_arg(extend_.get(), 4, cl_long{n}, device_);
-  set_arg(extend_.get(), 5, cl_long{count}, device_);
-  run(extend_.get(), count, "extending an fft's half spectrum");
+  LaunchArguments args;
+  args.memory(half);
+  args.value(offset);
+  args.memory(full);
+  args.value(m);
+  args.value(n);
+  args.value(count);
+  run("hermitian_extend", count, args);
 }
 
-void RealComplexKernels::real_parts(cl_mem z, cl_mem x, std::int64_t count) {
-  set_arg(real_parts_.get(), 0, z, device_);
-  set_arg(real_parts_.get(), 1, x, device_);
-  set_arg(real_parts_.get(), 2, cl_long{count}, device_);
-  run(real_parts_.get(), count, "taking an fft's real parts");
+void RealComplexKernels::real_parts(DeviceMemory z, DeviceMemory x, std::int64_t count) {
+  LaunchArguments args;
+  args.memory(z);
+  args.memory(x);
+  args.value(count);
+  run("real_parts", count, args);
 }
 
-void RealComplexKernels::run(cl_kernel k, std::int64_t count, const char* what) {
-  const std::size_t global =
-      (static_cast<std::size_t>(count) + kGroupItems - 1) / kGroupItems * kGroupItems;
-  check(clEnqueueNDRangeKernel(device_.queue(), k, 1, nullptr, &global, &kGroupItems, 0, nullptr,
-                               nullptr),
-        what, device_.info());
+void RealComplexKernels::run(std::string_view entry, std::int64_t count,
+                             const LaunchArguments& args) {
+  driver_.launch(*module_, entry, (count + kGroupItems - 1) / kGroupItems, kGroupItems, args);
 }
 
 }  // namespace switchyard::opencl

@@ -5,35 +5,33 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
-#include "backends/opencl/opencl_api.hpp"
-#include "switchyard/dtype.hpp"
+#include "backends/driver.hpp"
 
 namespace switchyard::opencl {
 
-class Device;
-
 class RealComplexKernels {
  public:
-  // Builds (or loads from the kernel cache) the kernels for `real` (float32 or float64) parts.
-  RealComplexKernels(Device& device, DType real);
+  // Builds (or loads from the kernel cache) the kernels for `real` (float32 or float64) parts on
+  // `driver`'s device, which `info` describes.
+  RealComplexKernels(switchyard::Driver& driver, const DeviceInfo& info, DType real);
 
   // z[i] = (x[offset + i], 0) for i < count.
-  void widen(cl_mem x, std::int64_t offset, cl_mem z, std::int64_t count);
+  void widen(DeviceMemory x, std::int64_t offset, DeviceMemory z, std::int64_t count);
   // The whole spectrum of each m × n plane from its half (n/2 + 1 columns, from complex element
   // `offset` of half): columns past n/2 are the conjugates of the point-reflected ones, as a real
   // signal's spectrum has them (then the real parts of the inverse are NumPy's irfft2).
-  void hermitian_extend(cl_mem half, std::int64_t offset, cl_mem full, std::int64_t planes,
-                        std::int64_t m, std::int64_t n);
+  void hermitian_extend(DeviceMemory half, std::int64_t offset, DeviceMemory full,
+                        std::int64_t planes, std::int64_t m, std::int64_t n);
   // x[i] = real part of z[i] for i < count.
-  void real_parts(cl_mem z, cl_mem x, std::int64_t count);
+  void real_parts(DeviceMemory z, DeviceMemory x, std::int64_t count);
 
  private:
-  void run(cl_kernel kernel, std::int64_t count, const char* what);
+  void run(std::string_view entry, std::int64_t count, const LaunchArguments& args);
 
-  Device& device_;
-  ProgramHandle program_;
-  KernelHandle widen_, extend_, real_parts_;
+  switchyard::Driver& driver_;
+  std::unique_ptr<Module> module_;
 };
 
 }  // namespace switchyard::opencl
