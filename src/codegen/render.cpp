@@ -41,11 +41,9 @@ class Renderer {
     return head + prelude + "\n" + helpers_.definitions() + kernels;
   }
 
+  // float64 in the kernel, or in the helpers a float32 function is computed through.
   bool uses_fp64() const {
-    auto f64 = [](DType t) { return t == DType::Float64; };
-    return std::any_of(k_.inputs.begin(), k_.inputs.end(), [&](auto& i) { return f64(i.dtype); }) ||
-           std::any_of(k_.scalars.begin(), k_.scalars.end(), f64) ||
-           std::any_of(k_.body.begin(), k_.body.end(), [&](auto& i) { return f64(i.dtype); }) ||
+    return k_.uses_float64() ||
            std::any_of(k_.body.begin(), k_.body.end(), [&](const ir::Instr& i) {
              return one_.through_float64(ir::name(i.op), i.dtype);
            });

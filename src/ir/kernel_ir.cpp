@@ -181,6 +181,13 @@ int Kernel::transcendental_count() const {
   return n;
 }
 
+bool Kernel::uses_float64() const {
+  const auto f64 = [](DType t) { return t == DType::Float64; };
+  return std::any_of(inputs.begin(), inputs.end(), [&](const Input& i) { return f64(i.dtype); }) ||
+         std::any_of(scalars.begin(), scalars.end(), f64) ||
+         std::any_of(body.begin(), body.end(), [&](const Instr& i) { return f64(i.dtype); });
+}
+
 int Kernel::arithmetic_count() const {
   int n = 0;
   for (const auto& i : body)

@@ -204,6 +204,8 @@ struct Kernel {
 
   int transcendental_count() const;
   int arithmetic_count() const;
+  // Whether an input, scalar or instruction is float64: what a device without it cannot run.
+  bool uses_float64() const;
 };
 
 // Builds kernels one instruction at a time, inserting nothing implicitly: callers cast first.

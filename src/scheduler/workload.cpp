@@ -21,12 +21,7 @@ Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t
   w.arithmetic_per_element = kernel.arithmetic_count() + static_cast<int>(kernel.reductions.size());
   w.transcendental_per_element = kernel.transcendental_count();
   w.ir_operations = static_cast<int>(kernel.body.size());
-  const auto f64 = [](DType t) { return t == DType::Float64; };
-  if (std::any_of(kernel.inputs.begin(), kernel.inputs.end(),
-                  [&](auto& i) { return f64(i.dtype); }) ||
-      std::any_of(kernel.scalars.begin(), kernel.scalars.end(), f64) ||
-      std::any_of(kernel.body.begin(), kernel.body.end(), [&](auto& i) { return f64(i.dtype); }))
-    w.needs = kNeedsFloat64;
+  if (kernel.uses_float64()) w.needs = kNeedsFloat64;
   return w;
 }
 
