@@ -239,7 +239,9 @@ ModelCorrection Scheduler::correction(const Workload& w, const DeviceModel& m,
   const double fixed_s = w.data_dependent_size
                              ? predict(scaled(w, 0), m, m.id.device, true, device_models_).compute_s
                              : 0;
-  std::vector<MeasuredSize> sizes;
+  // Reused (this does not recurse): a group decision corrects every step on every candidate.
+  thread_local std::vector<MeasuredSize> sizes;
+  sizes.clear();
   int samples = 0;
   for (const auto& bucket : measured) {
     if (!mine(bucket)) continue;
