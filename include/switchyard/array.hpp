@@ -188,8 +188,8 @@ class Array {
   void require() const;  // throws ValueError on a null array
   static Array arange_integers(std::int64_t start, std::int64_t stop, std::int64_t step,
                                DType dtype);
-  template <class Geometry>
-  Array view_with(Geometry geometry) const;
+  template <class Transform>  // Geometry(Geometry): core/geometry.hpp
+  Array view_with(Transform geometry) const;
 
   std::shared_ptr<Buffer> buffer_;
   DType dtype_ = DType::Float32;

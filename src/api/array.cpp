@@ -6,8 +6,10 @@
 
 #include "api/view_bounds.hpp"
 #include "core/checked.hpp"
+#include "core/geometry.hpp"
 #include "expr/realize.hpp"
 #include "ops/complex_parts.hpp"
+#include "ops/nodes.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/ops.hpp"
 
@@ -60,30 +62,17 @@ bool Array::pending() const {
 const std::shared_ptr<Buffer>& Array::buffer() const {
   if (!node_) return buffer_;
   if (!node_->ready()) expr::realize({node_});
-  return node_->value().buffer();
+  return node_->value().buffer;
 }
-
-namespace {
-
-// What a view does to (shape, strides, offset), whatever storage it is applied to.
-struct Geometry {
-  Shape shape;
-  Strides strides;
-  std::int64_t offset;
-};
-
-}  // namespace
 
 // A view of a pending array is a pending view node: the fusion pass applies the same geometry to
 // the inputs the value is computed from, so viewing costs no pass over memory either.
 template <class G>
 Array Array::view_with(G geometry) const {
   require();
-  const Geometry v = geometry(Geometry{shape_, strides_, offset_});
-  if (pending())
-    return Array(expr::make_view(node_, v.shape,
-                                 [geometry](const Array& a) { return a.view_with(geometry); }));
-  return Array(buffer(), dtype_, v.shape, v.strides, v.offset);
+  Geometry v = geometry(Geometry{shape_, strides_, offset_});
+  if (pending()) return Array(expr::make_view(node_, v.shape, std::move(geometry)));
+  return Array(buffer(), dtype_, std::move(v.shape), std::move(v.strides), v.offset);
 }
 
 std::int64_t Array::size() const {
@@ -181,11 +170,7 @@ Array Array::permute(std::span<const int> axes) const {
     seen[axis] = true;
     order.push_back(axis);
   }
-  return view_with([order](Geometry g) {
-    Geometry p{{}, {}, g.offset};
-    for (int axis : order) p.shape.push_back(g.shape[axis]), p.strides.push_back(g.strides[axis]);
-    return p;
-  });
+  return view_with([order](const Geometry& g) { return permuted(g, order); });
 }
 
 Array Array::reshape(const Shape& requested) const {
@@ -245,9 +230,7 @@ Array Array::reshape(const Shape& requested) const {
 Array Array::broadcast_to(const Shape& shape) const {
   require();
   broadcast_strides(shape_, strides_, shape);  // checks before a pending view is recorded
-  return view_with([shape](Geometry g) {
-    return Geometry{shape, broadcast_strides(g.shape, g.strides, shape), g.offset};
-  });
+  return view_with([shape](const Geometry& g) { return broadcast(g, shape); });
 }
 
 Array Array::expand_dims(int axis) const {
@@ -286,7 +269,7 @@ Array Array::astype(DType dtype) const {
   byte_count(shape_, dtype);  // a broadcast view may be too large to materialise
   if (is_complex(dtype_) || is_complex(dtype)) return complex_parts::astype(*this, dtype);
   // A cast to the array's own dtype is still a new array: an explicit copy node.
-  const expr::NodePtr source = expr::node_of(*this);
+  const expr::NodePtr source = node_of(*this);
   return Array(expr::make_op(ir::OpCode::Cast, dtype, shape_, source));
 }
 

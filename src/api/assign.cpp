@@ -12,6 +12,7 @@
 #include "expr/realize.hpp"
 #include "expr/writes.hpp"
 #include "ops/complex_parts.hpp"
+#include "ops/nodes.hpp"
 #include "runtime/buffer.hpp"
 #include "switchyard/complex.hpp"
 #include "switchyard/ops.hpp"
@@ -28,7 +29,7 @@ int kind_rank(DType t) {
 // one an array holds, which would then name that storage as its own result. The handle is
 // dropped, so what only it held counts as the write's own (expr/writes.hpp).
 expr::NodePtr private_value(Array value, DType dtype) {
-  expr::NodePtr source = expr::node_of(value);
+  expr::NodePtr source = node_of(value);
   const Shape shape = value.shape();
   value = Array();
   return expr::make_op(ir::OpCode::Cast, dtype, shape, std::move(source));
@@ -66,7 +67,8 @@ void copy_on_host(const Array& source, const Array& target) {
 // Pending work that reads the destination's storage is computed first, with the values it had
 // when it was written.
 void write(const Array& destination, expr::NodePtr value) {
-  const Array target = destination.node() ? expr::storage_of(destination.node()) : destination;
+  const Array target =
+      destination.node() ? array_of(expr::storage_of(destination.node())) : destination;
   if (target.size() == 0) return;  // nothing to write, whatever its strides say
   for (int i = 0; i < target.ndim(); ++i)
     if (target.shape()[i] > 1 && target.strides()[i] == 0)

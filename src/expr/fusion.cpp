@@ -136,23 +136,24 @@ class KernelBuild {
     return static_cast<int>(contexts_.size()) - 1;
   }
 
-  // `a` seen from the kernel: through every enclosing view, then over the iteration space.
-  Array place(Array a, int context) const {
+  // `value` seen from the kernel: through every enclosing view, then over the iteration space.
+  runtime::View place(const runtime::View& value, int context) const {
+    Geometry g = value.geometry();
     for (int c = context; c >= 0; c = contexts_[c].outer)
-      a = contexts_[c].view->view(a.broadcast_to(contexts_[c].operand_shape));
-    if (!(a.shape() == space_.broadcast_to)) a = a.broadcast_to(space_.broadcast_to);
-    return space_.order.empty() ? a : a.permute(space_.order);
+      g = contexts_[c].view->view(broadcast(g, contexts_[c].operand_shape));
+    if (!(g.shape == space_.broadcast_to)) g = broadcast(g, space_.broadcast_to);
+    return value.through(space_.order.empty() ? std::move(g) : permuted(g, space_.order));
   }
 
-  std::int32_t load(const Array& value, int context) {
-    const Array a = place(value, context);
+  std::int32_t load(const runtime::View& value, int context) {
+    runtime::View a = place(value, context);
     auto& inputs = group_.inputs;
     for (std::size_t i = 0; i < inputs.size(); ++i)
-      if (inputs[i].buffer == a.buffer() && inputs[i].dtype == a.dtype() &&
-          inputs[i].offset == a.offset() && inputs[i].strides == a.strides())
+      if (inputs[i].buffer == a.buffer && inputs[i].dtype == a.dtype &&
+          inputs[i].offset == a.offset && inputs[i].strides == a.strides)
         return loads_[i];
-    inputs.push_back({a.buffer(), a.dtype(), a.shape(), a.strides(), a.offset()});
-    loads_.push_back(k_.load(a.dtype(), runtime::classify(a.shape(), a.strides())));
+    loads_.push_back(k_.load(a.dtype, runtime::classify(a.shape, a.strides)));
+    inputs.push_back(std::move(a));
     return loads_.back();
   }
 

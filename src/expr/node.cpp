@@ -48,9 +48,9 @@ std::pair<std::int32_t, std::int32_t> exact_counts(const Node& root) {
     if (o) stack.push_back(o);
   std::int32_t operations = 1;
   auto same_input = [](const Node* a, const Node* b) {
-    const Array &x = a->value(), &y = b->value();
-    return x.buffer() == y.buffer() && x.dtype() == y.dtype() && x.offset() == y.offset() &&
-           x.shape() == y.shape() && x.strides() == y.strides();
+    const runtime::View &x = a->value(), &y = b->value();
+    return x.buffer == y.buffer && x.dtype == y.dtype && x.offset == y.offset &&
+           x.shape == y.shape && x.strides == y.strides;
   };
   while (!stack.empty() && (operations <= kMaxGraphSize ||
                             static_cast<std::int32_t>(inputs.size()) <= kMaxGraphInputs)) {
@@ -108,7 +108,7 @@ bool register_reads(const NodePtr& n) {
       o->add_reader(n);
       continue;
     }
-    Buffer& storage = *o->value().buffer();
+    Buffer& storage = *o->value().buffer;
     reads_shared = reads_shared || storage.shared();
     storage.add_pending_reader(n);
   }
@@ -137,7 +137,7 @@ std::array<std::shared_ptr<Node>, 3> Node::pending_operands() const {
   return operands;
 }
 
-void Node::publish(Array value) {
+void Node::publish(runtime::View value) {
   std::array<std::shared_ptr<Node>, 3> released;
   std::vector<std::weak_ptr<Node>> readers;
   {
@@ -149,7 +149,7 @@ void Node::publish(Array value) {
     ready_.store(true, std::memory_order_release);
   }
   if (readers.empty()) return;
-  Buffer& storage = *value_.buffer();
+  Buffer& storage = *value_.buffer;
   for (auto& r : readers) storage.add_pending_reader(std::move(r));
 }
 
@@ -163,24 +163,14 @@ void Node::add_reader(const std::shared_ptr<Node>& reader) {
       return;
     }
   }
-  value_.buffer()->add_pending_reader(reader);  // published meanwhile
+  value_.buffer->add_pending_reader(reader);  // published meanwhile
 }
 
-std::shared_ptr<Node> Node::leaf(const Array& a) {
-  auto n = make(NodeKind::Leaf, a.dtype(), a.shape());
-  n->value_ = a;
+std::shared_ptr<Node> Node::leaf(runtime::View value) {
+  auto n = make(NodeKind::Leaf, value.dtype, value.shape);
+  n->value_ = std::move(value);
   n->ready_.store(true, std::memory_order_relaxed);
   return n;
-}
-
-NodePtr node_of(const Array& a) {
-  if (is_complex(a.dtype()))
-    throw DTypeError("an elementwise operation or reduction of a " + std::string(name(a.dtype())) +
-                     " array: complex arrays support real, imag, conj, abs, multiply, astype and "
-                     "the fft functions (complex.hpp, fft.hpp); apply others to real(a) and "
-                     "imag(a)");
-  if (const NodePtr& n = a.node()) return n;
-  return Node::leaf(a);
 }
 
 NodePtr make_scalar(ScalarValue value) {
@@ -209,7 +199,7 @@ NodePtr make_reduce(ReduceSpec spec, DType dtype, const Shape& shape, NodePtr a)
   return built(std::move(n));
 }
 
-NodePtr make_view(NodePtr a, const Shape& shape, std::function<Array(const Array&)> view) {
+NodePtr make_view(NodePtr a, const Shape& shape, GeometryTransform view) {
   auto n = make(NodeKind::View, a->dtype, shape);
   n->view = std::move(view);
   n->operands[0] = std::move(a);

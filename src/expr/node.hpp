@@ -1,6 +1,6 @@
 // Nodes of the lazy graph. An Array is a handle to either materialised storage or a pending
-// node; operations on arrays record nodes, and the fusion pass turns the graph under the nodes
-// someone needs into as few kernels as it can (expr/fusion.hpp).
+// node; operations on arrays record nodes (ops/nodes.hpp), and the fusion pass turns the graph
+// under the nodes someone needs into as few kernels as it can (expr/fusion.hpp).
 //
 // A node is immutable once built, except for its realised value: realise() publishes it once
 // (under a lock striped by node address) and drops the node's operands, so a long computation
@@ -17,14 +17,14 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "core/geometry.hpp"
 #include "ir/kernel_ir.hpp"
+#include "runtime/executor.hpp"
 #include "runtime/placement.hpp"
-#include "switchyard/array.hpp"
 
 namespace switchyard::expr {
 
@@ -49,7 +49,7 @@ struct Node {
   ir::OpCode op = ir::OpCode::Load;               // Op
   ScalarValue scalar{};                           // Scalar
   ReduceSpec reduce;                              // Reduce
-  std::function<Array(const Array&)> view;        // View: the same view of any array
+  GeometryTransform view;                         // View: what it does to its operand's layout
   std::array<std::shared_ptr<Node>, 3> operands;  // Op (arity), Reduce and View (one)
   // The device a DeviceScope pinned the thread to when the node was made (device null: none).
   // The node runs there, whenever it is realised; one pending graph never mixes two pins.
@@ -59,34 +59,32 @@ struct Node {
 
   bool ready() const { return ready_.load(std::memory_order_acquire); }
   // The materialised value; valid once ready() (a Leaf always is).
-  const Array& value() const { return value_; }
+  const runtime::View& value() const { return value_; }
   // Operands while pending (empty once realised); safe beside a concurrent publish.
   std::array<std::shared_ptr<Node>, 3> pending_operands() const;
   // Publishes the realised value once; later calls (another thread realising the same node)
   // keep the first. The node's readers become readers of the value's storage.
-  void publish(Array value);
+  void publish(runtime::View value);
   // Registers `reader`, a node built over this pending one.
   void add_reader(const std::shared_ptr<Node>& reader);
 
-  static std::shared_ptr<Node> leaf(const Array& a);
+  static std::shared_ptr<Node> leaf(runtime::View value);
 
  private:
-  Array value_;
+  runtime::View value_;
   std::atomic<bool> ready_{false};
   std::vector<std::weak_ptr<Node>> readers_;  // while pending; guarded by the stripe lock
 };
 
 using NodePtr = std::shared_ptr<Node>;
 
-// A node standing for `a`: its pending node, or a new leaf.
-NodePtr node_of(const Array& a);
 NodePtr make_scalar(ScalarValue value);
 // An elementwise op over operands already cast to the dtypes the IR expects (see kernel_ir.hpp).
 NodePtr make_op(ir::OpCode op, DType dtype, const Shape& shape, NodePtr a, NodePtr b = {},
                 NodePtr c = {});
 NodePtr make_cast(NodePtr a, DType dtype);  // a itself when it has the dtype already
 NodePtr make_reduce(ReduceSpec spec, DType dtype, const Shape& shape, NodePtr a);
-NodePtr make_view(NodePtr a, const Shape& shape, std::function<Array(const Array&)> view);
+NodePtr make_view(NodePtr a, const Shape& shape, GeometryTransform view);
 
 // Pending graphs of more operations than this are realised before they grow further: the fused
 // kernel and its compile stay small, and a loop that never reads its result cannot grow without

@@ -90,10 +90,7 @@ void realize(const std::vector<NodePtr>& nodes) {
   for (const PlannedKernel& k : kernels) {
     const PinFor pin(k.roots.front()->pin);
     const auto outputs = runtime::realize(k.group);
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-      const runtime::View& v = outputs[i];
-      k.roots[i]->publish(Array(v.buffer, v.dtype, v.shape, v.strides, v.offset));
-    }
+    for (std::size_t i = 0; i < outputs.size(); ++i) k.roots[i]->publish(outputs[i]);
   }
 }
 
@@ -102,14 +99,16 @@ void realize_for(const NodePtr& node, FusionStop reason) {
   realize({node});
 }
 
-Array storage_of(const NodePtr& node) {
+runtime::View storage_of(const NodePtr& node) {
   if (node->kind == NodeKind::View && node->ready())
     throw ValueError(
         "cannot write into a view of a lazily computed array after reading it: "
         "reading computed the view as a copy, which the write would not reach; "
         "expected a view taken after the array was computed (eval() it first)");
-  if (const NodePtr viewed = node->pending_operands()[0]; viewed && node->kind == NodeKind::View)
-    return node->view(storage_of(viewed));
+  if (const NodePtr viewed = node->pending_operands()[0]; viewed && node->kind == NodeKind::View) {
+    const runtime::View storage = storage_of(viewed);
+    return storage.through(node->view(storage.geometry()));
+  }
   realize({node});
   return node->value();
 }

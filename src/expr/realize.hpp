@@ -27,7 +27,7 @@ void realize_for(const NodePtr& node, FusionStop reason);
 // The storage a write into `node`'s array goes to: its realised value, or for a pending view
 // that view of the storage of the array it views (realised first, as in NumPy a view shares its
 // array's storage). Throws ValueError for a view that was realised on its own: it holds a copy.
-Array storage_of(const NodePtr& node);
+runtime::View storage_of(const NodePtr& node);
 
 // Realises `node`, elementwise and held by no one else, into `destination`: C-contiguous storage
 // of the node's shape and dtype, written by one kernel. Returns false, having written nothing,

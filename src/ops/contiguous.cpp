@@ -1,6 +1,7 @@
 #include "ops/contiguous.hpp"
 
 #include "expr/node.hpp"
+#include "ops/nodes.hpp"
 #include "runtime/executor.hpp"
 #include "switchyard/ops.hpp"
 
@@ -11,7 +12,7 @@ Array contiguous_storage(const Array& a) {
   Array stored = a;
   if (a.node()) {
     eval(a);
-    stored = a.node()->value();  // the realised value, with its own layout
+    stored = array_of(a.node()->value());  // the realised value, with its own layout
   }
   return stored.is_contiguous() ? stored : contiguous_storage(stored.copy());
 }

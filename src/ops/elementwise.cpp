@@ -8,6 +8,7 @@
 #include "expr/node.hpp"
 #include "expr/realize.hpp"
 #include "ops/complex_parts.hpp"
+#include "ops/nodes.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -125,7 +126,7 @@ void require(const Array& a, std::string_view fn) {
 }
 
 expr::NodePtr operand(const Array& a, DType dtype) {
-  return expr::make_cast(expr::node_of(a), dtype);
+  return expr::make_cast(node_of(a), dtype);
 }
 
 Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b,
@@ -247,7 +248,7 @@ Array invert(const Array& a) {
   require(a, "invert");
   const DType t = bits_typing(OpCode::Not, a.dtype(), "invert").result;
   byte_count(a.shape(), t);
-  return Array(expr::make_op(OpCode::Not, t, a.shape(), expr::node_of(a)));
+  return Array(expr::make_op(OpCode::Not, t, a.shape(), node_of(a)));
 }
 #define SWITCHYARD_DEFINE_FLOATING_UNARY(fn, opcode) \
   Array fn(const Array& a) {                         \
@@ -280,7 +281,7 @@ SWITCHYARD_DEFINE_FLOATING_UNARY(log10, Log10)
     require(a, #fn);                                                                          \
     if (!is_floating(a.dtype())) return Array::full(a.shape(), integers_answer, DType::Bool); \
     byte_count(a.shape(), DType::Bool);                                                       \
-    return Array(expr::make_op(OpCode::opcode, DType::Bool, a.shape(), expr::node_of(a)));    \
+    return Array(expr::make_op(OpCode::opcode, DType::Bool, a.shape(), node_of(a)));          \
   }
 SWITCHYARD_DEFINE_FLOAT_TEST(isnan, IsNan, 0)
 SWITCHYARD_DEFINE_FLOAT_TEST(isinf, IsInf, 0)

@@ -6,6 +6,7 @@
 
 #include "core/checked.hpp"
 #include "expr/node.hpp"
+#include "ops/nodes.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -71,7 +72,7 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<std::span<const int>
   const DType result = ir::reduce_result(op, a.dtype());
   byte_count(r.shape, result);
   if (spec.axes == 0) return reduce_nothing(op, a, result);
-  return Array(expr::make_reduce(spec, result, r.shape, expr::node_of(a)));
+  return Array(expr::make_reduce(spec, result, r.shape, node_of(a)));
 }
 
 // any and all: the maximum and minimum of the truth values, fused with the expression that
@@ -82,7 +83,7 @@ Array truth_reduce(std::string_view fn, const Array& a, std::optional<std::span<
   const bool is_any = fn == "any";
   const Reduced r = reduced(a, axis_mask(fn, a, axes), keepdims);
   if (r.count == 0) return Array::full(r.shape, is_any ? 0 : 1, DType::Bool);
-  const Array truth(expr::make_cast(expr::node_of(a), DType::Bool));
+  const Array truth(expr::make_cast(node_of(a), DType::Bool));
   return reduce(is_any ? ir::ReduceOp::Max : ir::ReduceOp::Min, truth, axes, keepdims);
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "backends/backend.hpp"
+#include "core/geometry.hpp"
 #include "ir/kernel_ir.hpp"
 #include "runtime/placement.hpp"
 #include "switchyard/error.hpp"
@@ -28,6 +29,12 @@ struct View {
   Shape shape;
   Strides strides;
   std::int64_t offset = 0;
+
+  Geometry geometry() const { return {shape, strides, offset}; }
+  // The same storage seen through `g`.
+  View through(Geometry g) const {
+    return {buffer, dtype, std::move(g.shape), std::move(g.strides), g.offset};
+  }
 };
 
 // How a view is laid out over its shape, as the IR records it for an input.

@@ -4,6 +4,7 @@
 
 #include "expr/node.hpp"
 #include "expr/realize.hpp"
+#include "ops/nodes.hpp"
 
 namespace switchyard::algorithms {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 Array stored(const Array& a) {
   if (!a.node()) return a;
   if (a.pending()) expr::realize_for(a.node(), expr::FusionStop::LibraryOp);
-  return a.node()->value();
+  return array_of(a.node()->value());
 }
 
 }  // namespace
