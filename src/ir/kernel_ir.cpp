@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <cstring>
 #include <string>
 
 #include "switchyard/error.hpp"
@@ -113,18 +115,26 @@ FoldedRows folded_rows(const Reduction& reduction, const Shape& shape) {
 }
 
 std::uint64_t Kernel::hash() const {
-  // Canonical encoding, streamed: a version tag, then every field as a fixed-width
-  // little-endian integer. Runs for every eager op, so it must not allocate.
+  // Canonical encoding: a version tag, then every field as a fixed-width little-endian integer,
+  // gathered in a buffer on the stack and hashed a buffer at a time (the digest is that of the
+  // whole stream). Runs for every eager op, so it must not allocate.
   XXH64_state_t state;
   XXH64_reset(&state, 0);
+  unsigned char buffer[512];
+  std::size_t used = 0;
+  auto put = [&](std::int64_t v) {
+    if (used + 8 > sizeof buffer) XXH64_update(&state, buffer, used), used = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+      std::memcpy(buffer + used, &v, 8);
+      used += 8;
+    } else {
+      for (int i = 0; i < 8; ++i)
+        buffer[used++] = static_cast<unsigned char>((v >> (8 * i)) & 0xff);
+    }
+  };
   // The tag changes whenever opcodes are renumbered, so no cached program is read under a key
   // whose opcodes meant something else.
   XXH64_update(&state, "swyd-ir-3", 9);
-  auto put = [&state](std::int64_t v) {
-    unsigned char bytes[8];
-    for (int i = 0; i < 8; ++i) bytes[i] = static_cast<unsigned char>((v >> (8 * i)) & 0xff);
-    XXH64_update(&state, bytes, sizeof bytes);
-  };
   put(static_cast<std::int64_t>(inputs.size()));
   for (const auto& in : inputs) put(static_cast<int>(in.dtype) << 8 | static_cast<int>(in.layout));
   put(static_cast<std::int64_t>(scalars.size()));
@@ -140,29 +150,33 @@ std::uint64_t Kernel::hash() const {
   for (const auto& r : reductions)
     put(static_cast<std::int64_t>(r.axes) << 16 | static_cast<int>(r.op) << 8 |
         static_cast<int>(r.over));
+  XXH64_update(&state, buffer, used);
   return XXH64_digest(&state);
 }
 
 void Kernel::validate() const {
   for (std::size_t v = 0; v < body.size(); ++v) {
     const Instr& i = body[v];
-    const auto here = "instruction %" + std::to_string(v) + " (" + std::string(name(i.op)) + ")";
+    // Named only when it is wrong: this runs for every kernel an eager op builds.
+    const auto here = [&] {
+      return "instruction %" + std::to_string(v) + " (" + std::string(name(i.op)) + ")";
+    };
     if (i.op == OpCode::Load && (i.a < 0 || i.a >= static_cast<int>(inputs.size())))
-      invalid(here + " loads input " + std::to_string(i.a) + ", expected 0.." +
+      invalid(here() + " loads input " + std::to_string(i.a) + ", expected 0.." +
               std::to_string(static_cast<int>(inputs.size()) - 1));
     if (i.op == OpCode::Load && inputs[i.a].dtype != i.dtype)
-      invalid(here + " loads " + std::string(switchyard::name(inputs[i.a].dtype)) + " input as " +
+      invalid(here() + " loads " + std::string(switchyard::name(inputs[i.a].dtype)) + " input as " +
               std::string(switchyard::name(i.dtype)));
     if (i.op == OpCode::Scalar && (i.a < 0 || i.a >= static_cast<int>(scalars.size())))
-      invalid(here + " reads scalar " + std::to_string(i.a) + " of " +
+      invalid(here() + " reads scalar " + std::to_string(i.a) + " of " +
               std::to_string(scalars.size()));
     const std::int32_t operands[3] = {i.a, i.b, i.c};
     for (int k = 0; k < arity(i.op); ++k)
       if (operands[k] < 0 || operands[k] >= static_cast<std::int32_t>(v))
-        invalid(here + " reads %" + std::to_string(operands[k]) +
+        invalid(here() + " reads %" + std::to_string(operands[k]) +
                 ", expected an earlier instruction");
     if (is_classification(i.op) && (i.dtype != DType::Bool || !is_floating(body[i.a].dtype)))
-      invalid(here + " gives " + std::string(switchyard::name(i.dtype)) + " from " +
+      invalid(here() + " gives " + std::string(switchyard::name(i.dtype)) + " from " +
               std::string(switchyard::name(body[i.a].dtype)) +
               ", expected a bool from a float operand");
   }
