@@ -365,7 +365,8 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
       }();
       const auto end = TraceClock::now();
       const double total_s = seconds_between(start, end);
-      device_health().record_success(device.info().id());
+      std::string device_id = device.info().id();
+      device_health().record_success(device_id);
       double predicted_s = 0;
       if (plan.learner() && candidate->model >= 0) {
         const auto& model = plan.learner()->models()[candidate->model];
@@ -380,7 +381,7 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
           plan.learner()->record(w, candidate->model, t.execute_s, std::max(rest_s, t.transfer_s));
       }
       const bool explored = plan.reason() == scheduler::Reason::Exploring;
-      record_execution({device.info().id(), w.signature, label, w.elements, t.bytes_moved,
+      record_execution({std::move(device_id), w.signature, label, w.elements, t.bytes_moved,
                         t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
                         static_cast<int>(attempts.size()), scheduler::describe(plan.reason()),
                         explored,
