@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import switchyard as sy
+from conftest import require
 
 
 def test_namespace_info_describes_this_machine():
@@ -162,6 +163,7 @@ def assert_transform_matches(got, want, size):
     ("irfftn", {"axes": (0, 1), "norm": "ortho"}),
 ])
 def test_n_dimensional_transforms_match_numpy(on_device, rng, name, kwargs):
+    require(on_device, "fft")
     real = rng.normal(size=(4, 6, 5))
     x = real if name == "rfftn" else real + 1j * rng.normal(size=real.shape)
     got = getattr(sy.fft, name)(sy.asarray(x), **kwargs)
@@ -170,6 +172,7 @@ def test_n_dimensional_transforms_match_numpy(on_device, rng, name, kwargs):
 
 @pytest.mark.parametrize("norm", ["backward", "ortho", "forward"])
 def test_hermitian_transforms_match_numpy(on_device, rng, norm):
+    require(on_device, "fft")
     x = rng.normal(size=(3, 5))
     z = x + 1j * rng.normal(size=x.shape)
     assert_transform_matches(sy.fft.hfft(sy.asarray(z), n=7, norm=norm),

@@ -25,6 +25,12 @@ bool OnEveryDevice::device_has_fp64() const {
   return false;
 }
 
+bool OnEveryDevice::device_has_fft() const {
+  for (const auto& d : devices())
+    if (d.id() == GetParam()) return d.fft;
+  return false;
+}
+
 std::vector<double> random_values(std::int64_t n, DType dtype, std::uint64_t seed, double lo,
                                   double hi) {
   // Made on the host with the standard library, independent of the code under test.

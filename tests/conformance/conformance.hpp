@@ -20,6 +20,7 @@ class OnEveryDevice : public ::testing::TestWithParam<std::string> {
   void SetUp() override { scope_ = std::make_unique<DeviceScope>(GetParam()); }
   void TearDown() override { scope_.reset(); }
   bool device_has_fp64() const;
+  bool device_has_fft() const;  // DeviceInfo::fft: an FFT routine
 
  private:
   std::unique_ptr<DeviceScope> scope_;

@@ -87,11 +87,10 @@ class Fft : public OnEveryDevice {
   // A device without an FFT routine (DeviceInfo::fft) refuses one pinned to it, with the reason.
   void SetUp() override {
     OnEveryDevice::SetUp();
-    for (const auto& d : devices())
-      if (d.id() == GetParam() && !d.fft) {
-        EXPECT_THROW(fft::fft(Array::ones({8}, DType::Float32)), ValueError) << GetParam();
-        GTEST_SKIP() << GetParam() << " has no FFT routine";
-      }
+    if (!device_has_fft()) {
+      EXPECT_THROW(fft::fft(Array::ones({8}, DType::Float32)), ValueError) << GetParam();
+      GTEST_SKIP() << GetParam() << " has no FFT routine";
+    }
   }
   std::vector<DType> float_dtypes() const {
     if (device_has_fp64()) return {DType::Float32, DType::Float64};
