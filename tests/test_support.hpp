@@ -151,11 +151,11 @@ inline std::string fault_on_every_device(const std::string& kind) {
   return spec;
 }
 
-// Whether the scheduler has a model of every device, waiting up to 30 s: without a saved
-// profile, devices other than the host are calibrated in the background and work stays on the
-// host until then.
+// Whether the scheduler has a model of every device, waiting up to 120 s: without a saved
+// profile, devices other than the host are calibrated in the background (one after another, and
+// slowly on a loaded machine or under a sanitizer) and work stays on the host until then.
 inline bool scheduler_knows_every_device() {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
   do {
     std::size_t known = 0;
     if (const scheduler::Scheduler* s = runtime::Placement::instance().scheduler())
@@ -181,7 +181,7 @@ class OnlyFastOn {
     // Steering needs every device's model: on a fresh cache, devices besides the host are
     // calibrated in the background, and until then the host's models are the only ones.
     if (!scheduler_knows_every_device())
-      throw std::runtime_error("OnlyFastOn: a device was not calibrated within 30 s");
+      throw std::runtime_error("OnlyFastOn: a device was not calibrated within 120 s");
     scheduler::Scheduler& s = *runtime::Placement::instance().scheduler();
     saved_ = s.history();
     for (const std::uint64_t signature : signatures)
