@@ -535,8 +535,8 @@ TEST_F(OpenCLBackend, GemmAndGemvMatchNaiveLoops) {
 }
 
 // An odd real transform longer than a work-group holds (4097 float32 points on PoCL), which VkFFT
-// plans only as a complex one between the driver's own kernels (opencl_fft_real.hpp): against
-// the DFT, from an input at an offset, and back (unnormalised, so n times the input).
+// plans only as a complex one between the backend's own kernels (backends/fft_real_kernels.hpp):
+// against the DFT, from an input at an offset, and back (unnormalised, so n times the input).
 TEST_F(OpenCLBackend, LongOddRealTransformsMatchTheDft) {
   using FftKind = LibraryOp::FftKind;
   const std::int64_t n = 4097, offset = 3, bins = n / 2 + 1;

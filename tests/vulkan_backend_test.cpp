@@ -1,10 +1,14 @@
 // The Vulkan backend on whatever Vulkan device the machine has (lavapipe's CPU device in CI):
-// detection, memory, typed errors, the driver's binaries, and generated kernels against float64
-// references. The conformance suite runs every array operation on it besides.
+// detection, memory, typed errors, the driver's binaries, which library ops run vendor routines,
+// generated kernels against float64 references, and VkFFT. The conformance suite runs every
+// array operation on it besides.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <complex>
 #include <cstdlib>
+#include <limits>
+#include <numbers>
 #include <numeric>
 #include <vector>
 
@@ -58,6 +62,11 @@ class VulkanBackend : public ::testing::Test {
     return host;
   }
 
+  // An odd real transform of `rows` rows longer than a work-group holds, from an input at an
+  // offset, against the DFT and back.
+  template <class Real>
+  void expect_long_odd_real_round_trip();
+
   static switchyard::Backend* backend_;
   CompiledDevice* device_ = nullptr;
 };
@@ -81,15 +90,30 @@ TEST_F(VulkanBackend, EnumeratesDevicesWithWhatTheyRun) {
     EXPECT_EQ(info.index, static_cast<int>(i));
     EXPECT_FALSE(info.name.empty());
     EXPECT_GT(info.max_allocation_bytes, 0u);
-    // What the scheduler may place on it is what its DeviceInfo says: library kernels, and no
-    // FFT routine yet (VkFFT's Vulkan path).
+    // What the scheduler may place on it is what its DeviceInfo says: library kernels and FFTs
+    // (VkFFT's Vulkan path), no dense solvers.
     const Device& d = *backend_->devices()[i];
     EXPECT_EQ((d.has() & kNeedsFloat64) != 0, info.fp64);
     EXPECT_TRUE(d.runs(LibraryOp::Kind::Gemm));
     EXPECT_TRUE(d.runs(LibraryOp::Kind::Sort));
-    EXPECT_FALSE(d.runs(LibraryOp::Kind::Fft));
+    EXPECT_TRUE(d.runs(LibraryOp::Kind::Fft));
     EXPECT_FALSE(d.runs(LibraryOp::Kind::Solver));
   }
+}
+
+// VkFFT runs FFTs; codegen's library kernels run every other op, gemm and gemv included (Vulkan
+// has no vendor BLAS).
+TEST_F(VulkanBackend, VkfftServesFftsAndLibraryKernelsTheRest) {
+  using Kind = LibraryOp::Kind;
+  auto& driver = device_->driver();
+  EXPECT_NE(driver.prepare_library({.kind = Kind::Fft, .dtype = DType::Float32}, *device_),
+            nullptr);
+  for (Kind kind : {Kind::Gemm, Kind::Gemv, Kind::Scan, Kind::Sort, Kind::Compact, Kind::Gather}) {
+    const LibraryOp op{.kind = kind, .dtype = DType::Float32};
+    EXPECT_EQ(driver.prepare_library(op, *device_), nullptr) << static_cast<int>(kind);
+    EXPECT_NE(device_->prepare(op), nullptr) << static_cast<int>(kind);
+  }
+  EXPECT_THROW(device_->prepare(LibraryOp{.kind = Kind::Fft, .dtype = DType::Int32}), DTypeError);
 }
 
 TEST_F(VulkanBackend, CopiesRoundTrip) {
@@ -202,6 +226,94 @@ TEST_F(VulkanBackend, Float32SumOfManyValuesIsAccurate) {
   const float got = download<float>(out.memory, 1)[0];
   const double sum = n * double(0.1f);
   EXPECT_NEAR(got, sum, conformance::sum_error_bound(DType::Float32, n, sum, sum));
+}
+
+// Bins 0..n/2 of the unnormalised forward DFT of each row of n values of x, summed in long
+// double so that the reference's own rounding stays far below the transform's.
+std::vector<std::complex<double>> half_spectra(const std::vector<double>& x, std::int64_t n) {
+  const std::int64_t rows = static_cast<std::int64_t>(x.size()) / n, bins = n / 2 + 1;
+  std::vector<std::complex<long double>> w(n);
+  for (std::int64_t t = 0; t < n; ++t)
+    w[t] = std::polar(1.0L, -2 * std::numbers::pi_v<long double> * t / n);
+  std::vector<std::complex<double>> out;
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t k = 0; k < bins; ++k) {
+      std::complex<long double> sum = 0;
+      for (std::int64_t j = 0; j < n; ++j)
+        sum += static_cast<long double>(x[r * n + j]) * w[j * k % n];
+      out.emplace_back(static_cast<double>(sum.real()), static_cast<double>(sum.imag()));
+    }
+  return out;
+}
+
+// The error bound of each value of an FFT of n points in Real whose input has L2 norm `norm`:
+// rounding grows with the log2(n) stages, each scaled by the norm (as conformance/fft_test.cpp).
+template <class Real>
+double fft_error_bound(std::int64_t n, double norm) {
+  return 8 * std::numeric_limits<Real>::epsilon() * (std::log2(static_cast<double>(n)) + 1) *
+         (norm + 1);
+}
+
+template <class Real>
+void VulkanBackend::expect_long_odd_real_round_trip() {
+  using FftKind = LibraryOp::FftKind;
+  const DType t = dtype_of<Real>();
+  const std::int64_t n = 4097, rows = 2, offset = 3, bins = n / 2 + 1;
+  std::vector<Real> x(offset + rows * n);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<Real>(std::sin(0.37 * i + 1));
+  const std::vector<double> signal(x.begin() + offset, x.end());
+  const std::vector<std::complex<double>> want = half_spectra(signal, n);
+
+  LibraryArgs forward;
+  forward.rows = rows;
+  forward.m = 1;
+  forward.n = n;
+  forward.a = {upload(x), t, offset, {}};
+  forward.c = {
+      device_->allocate(rows * bins * sizeof(std::complex<Real>)), complex_dtype(t), 0, {}};
+  const auto r2c = device_->prepare(
+      LibraryOp{.kind = LibraryOp::Kind::Fft, .dtype = t, .fft = FftKind::RealToComplex});
+  device_->launch(*r2c, forward);
+  std::vector<std::complex<Real>> spectra(rows * bins);
+  device_->copy_to_host(spectra.data(), forward.c.memory, 0, spectra.size() * sizeof spectra[0]);
+  device_->free(forward.a.memory);
+
+  LibraryArgs inverse = forward;
+  inverse.a = {forward.c.memory, complex_dtype(t), 0, {}};
+  inverse.c = {device_->allocate(rows * n * sizeof(Real)), t, 0, {}};
+  const auto c2r = device_->prepare(
+      LibraryOp{.kind = LibraryOp::Kind::Fft, .dtype = t, .fft = FftKind::ComplexToReal});
+  device_->launch(*c2r, inverse);
+  const std::vector<Real> back = download<Real>(inverse.c.memory, rows * n);
+  device_->free(forward.c.memory);
+
+  for (std::int64_t r = 0; r < rows; ++r) {
+    double norm = 0;
+    for (std::int64_t j = 0; j < n; ++j) norm += signal[r * n + j] * signal[r * n + j];
+    norm = std::sqrt(norm);
+    // Forward: each bin within the bound. Back, divided by n: the spectrum's errors e come back
+    // as IDFT(e)/n, no value larger than the bound on e's bins (Parseval), and the inverse's own
+    // rounding is bounded as for a spectrum of norm sqrt(n)·norm.
+    const double forward_tol = fft_error_bound<Real>(n, norm);
+    const double back_tol = forward_tol + fft_error_bound<Real>(n, std::sqrt(double(n)) * norm) / n;
+    for (std::int64_t k = 0; k < bins; ++k) {
+      const std::complex<double> got = spectra[r * bins + k];
+      ASSERT_NEAR(got.real(), want[r * bins + k].real(), forward_tol)
+          << "row " << r << " bin " << k;
+      ASSERT_NEAR(got.imag(), want[r * bins + k].imag(), forward_tol)
+          << "row " << r << " bin " << k;
+    }
+    for (std::int64_t j = 0; j < n; ++j)
+      ASSERT_NEAR(back[r * n + j] / double(n), signal[r * n + j], back_tol)
+          << "row " << r << " at " << j;
+  }
+}
+
+// 4097 points, more than one work-group holds: VkFFT plans the real transform only as a complex
+// one between the backend's own kernels (backends/fft_real_kernels.hpp).
+TEST_F(VulkanBackend, LongOddRealTransformsMatchTheDft) {
+  expect_long_odd_real_round_trip<float>();
+  if (device_->info().fp64) expect_long_odd_real_round_trip<double>();
 }
 
 }  // namespace

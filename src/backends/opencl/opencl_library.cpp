@@ -13,7 +13,7 @@ std::shared_ptr<LibraryRoutine<switchyard::Device>> Driver::prepare_library(
     case LibraryOp::Kind::Gemv:
       return std::make_shared<BlasRoutine>(*this, device, op);
     case LibraryOp::Kind::Fft:
-      return std::make_shared<FftRoutine>(*this, device, op);
+      return make_fft_routine(*this, device, op);
     case LibraryOp::Kind::Scan:
     case LibraryOp::Kind::Sort:
     case LibraryOp::Kind::Compact:

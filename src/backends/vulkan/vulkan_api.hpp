@@ -19,6 +19,7 @@ namespace switchyard::vulkan {
 #define SY_VK_INSTANCE_FUNCTIONS(X)           \
   X(vkDestroyInstance)                        \
   X(vkEnumeratePhysicalDevices)               \
+  X(vkGetPhysicalDeviceProperties)            \
   X(vkGetPhysicalDeviceProperties2)           \
   X(vkGetPhysicalDeviceFeatures2)             \
   X(vkGetPhysicalDeviceMemoryProperties)      \
@@ -59,7 +60,17 @@ namespace switchyard::vulkan {
   X(vkCreateFence)                 \
   X(vkDestroyFence)                \
   X(vkWaitForFences)               \
-  X(vkResetFences)
+  X(vkResetFences)                 \
+  /* the rest only VkFFT calls */  \
+  X(vkUnmapMemory)                 \
+  X(vkFreeCommandBuffers)          \
+  X(vkCreateDescriptorPool)        \
+  X(vkDestroyDescriptorPool)       \
+  X(vkCreateDescriptorSetLayout)   \
+  X(vkDestroyDescriptorSetLayout)  \
+  X(vkAllocateDescriptorSets)      \
+  X(vkUpdateDescriptorSets)        \
+  X(vkCmdBindDescriptorSets)
 
 #define SY_VK_MEMBER(name) PFN_##name name = nullptr;
 

@@ -103,7 +103,7 @@ std::string examine(const Instance& in, VkPhysicalDevice physical, int index, De
   // float64 kernels keep NaN and infinities too.
   info.fp64 = features.features.shaderFloat64 && p12.shaderSignedZeroInfNanPreserveFloat64;
   info.library_ops = true;  // codegen's library kernels: gemm, scans, sorts, compaction, gathers
-  info.fft = false;         // VkFFT's Vulkan path is not wired yet: FFTs run on the other devices
+  info.fft = true;          // VkFFT's Vulkan path (vulkan_fft.cpp)
   info.unified_memory =
       info.kind == DeviceKind::CPU || p.deviceType == VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU;
 

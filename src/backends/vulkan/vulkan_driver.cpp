@@ -63,7 +63,7 @@ bool take(std::span<const std::byte>& in, void* data, std::size_t bytes) {
 }  // namespace
 
 Driver::Driver(const Instance& in, DeviceInfo info, Traits traits)
-    : info_(std::move(info)), traits_(std::move(traits)) {
+    : instance_(in), info_(std::move(info)), traits_(std::move(traits)) {
   const float priority = 1;
   const VkDeviceQueueCreateInfo queue{.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
                                       .queueFamilyIndex = traits_.queue_family,
@@ -225,6 +225,7 @@ void Driver::barrier() {
 void Driver::finish() {
   if (!recording_) return;
   recording_ = false;
+  ++batch_;
   recorded_ = 0;
   arguments_used_ = 0;
   check(vk_.vkEndCommandBuffer(commands_), "ending a command buffer", info_);
@@ -410,6 +411,30 @@ void Driver::launch(Module& module, std::string_view entry, std::int64_t groups,
   vk_.vkCmdDispatch(commands_, static_cast<std::uint32_t>(groups), 1, 1);
   barrier();
   ++recorded_;
+}
+
+void Driver::with_handles(const std::function<void(const Handles&)>& work) {
+  std::lock_guard lock(mutex_);
+  work(handles());
+}
+
+void Driver::record_commands(const std::function<void(VkCommandBuffer, const Handles&)>& commands,
+                             std::uint64_t* batch) {
+  std::lock_guard lock(mutex_);
+  if (recorded_ >= kMaxRecorded || (batch && *batch == batch_)) finish();
+  record();
+  commands(commands_, handles());
+  barrier();
+  ++recorded_;
+  if (batch) *batch = batch_;
+}
+
+Driver::Handles Driver::handles() const {
+  return {instance_, vk_, traits_.physical, device_, queue_, commands_pool_, fence_};
+}
+
+VkBuffer Driver::buffer(DeviceMemory m) {
+  return m ? buffer_of(m).buffer : VK_NULL_HANDLE;
 }
 
 void Driver::synchronize() {

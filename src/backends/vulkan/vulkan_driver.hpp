@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <string>
 
@@ -63,6 +64,33 @@ class Driver final : public switchyard::Driver {
   // For modules: pipelines are destroyed once no queued work uses them.
   void retire(VkPipeline pipeline, VkShaderModule shader);
 
+  // FFTs through VkFFT (vulkan_fft.cpp); null for the other ops, gemm and gemv included (Vulkan
+  // has no vendor BLAS), which codegen's library kernels run.
+  std::shared_ptr<LibraryRoutine<switchyard::Device>> prepare_library(
+      const LibraryOp& op, switchyard::Device& device) override;
+
+  // ---- for VkFFT (vulkan_fft.cpp), which records its dispatches among the driver's own work
+  struct Handles {
+    const Instance& instance;
+    const DeviceFunctions& functions;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;  // for command buffers VkFFT submits itself (while planning)
+    VkFence fence;
+  };
+  // Runs `work` under the driver's lock: it may submit to the queue and wait (VkFFT's planning
+  // uploads tables so), while work recorded earlier stays recorded, unsubmitted.
+  void with_handles(const std::function<void(const Handles&)>& work);
+  // Records `commands` into the open command buffer, ordered after the work queued before them
+  // and before the work queued after. `batch` is the command buffer an earlier call recorded
+  // commands that these change the state of (descriptor sets) into: when it is still open it is
+  // submitted first, as Vulkan forbids changing what recorded commands use; on return `batch`
+  // names this one.
+  void record_commands(const std::function<void(VkCommandBuffer, const Handles&)>& commands,
+                       std::uint64_t* batch = nullptr);
+  static VkBuffer buffer(DeviceMemory m);
+
  private:
   // Each needs mutex_ held.
   Buffer* make_buffer(std::size_t bytes, std::uint32_t type, VkResult& result);
@@ -71,7 +99,9 @@ class Driver final : public switchyard::Driver {
   void finish();   // submits what was recorded and waits for it
   void barrier();  // orders everything recorded so far before what follows
   Buffer& staging(std::size_t bytes);
+  Handles handles() const;
 
+  const Instance& instance_;
   const DeviceInfo info_;
   const Traits traits_;
   VkDevice device_ = VK_NULL_HANDLE;
@@ -86,6 +116,7 @@ class Driver final : public switchyard::Driver {
 
   std::mutex mutex_;  // guards the queue, the recording and everything below
   bool recording_ = false;
+  std::uint64_t batch_ = 1;      // the open command buffer's number: finish() moves it on
   int recorded_ = 0;             // dispatches and copies in the open command buffer
   Buffer* arguments_ = nullptr;  // argument blocks of the recorded launches
   std::size_t arguments_used_ = 0;

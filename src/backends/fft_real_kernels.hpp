@@ -1,7 +1,8 @@
 // Real transforms VkFFT cannot plan, done as complex ones: VkFFT (1.2.x) plans no real-to-complex
 // or complex-to-real transform of odd length that needs more than one pass over memory (an odd
-// length past what one work-group holds: 4097 float32 points on a CPU device). Those run as a
-// complex transform of the whole length between the kernels below, at about twice the work.
+// length past what one work-group holds: 4097 points on lavapipe). Those run as a complex
+// transform of the whole length between the kernels below, at about twice the work. One C text
+// for every backend that runs VkFFT, rendered for the driver's dialect.
 #pragma once
 
 #include <cstdint>
@@ -9,13 +10,13 @@
 
 #include "backends/driver.hpp"
 
-namespace switchyard::opencl {
+namespace switchyard {
 
 class RealComplexKernels {
  public:
   // Builds (or loads from the kernel cache) the kernels for `real` (float32 or float64) parts on
   // `driver`'s device, which `info` describes.
-  RealComplexKernels(switchyard::Driver& driver, const DeviceInfo& info, DType real);
+  RealComplexKernels(Driver& driver, const DeviceInfo& info, DType real);
 
   // z[i] = (x[offset + i], 0) for i < count.
   void widen(DeviceMemory x, std::int64_t offset, DeviceMemory z, std::int64_t count);
@@ -30,8 +31,8 @@ class RealComplexKernels {
  private:
   void run(std::string_view entry, std::int64_t count, const LaunchArguments& args);
 
-  switchyard::Driver& driver_;
+  Driver& driver_;
   std::unique_ptr<Module> module_;
 };
 
-}  // namespace switchyard::opencl
+}  // namespace switchyard
