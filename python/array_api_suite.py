@@ -104,7 +104,11 @@ def main() -> int:
         print(f"{name}: {summary} ({time.monotonic() - start:.0f} s)", flush=True)
         if run.returncode not in (0, 1) or (run.returncode == 1 and not failed):
             broken.append(name)
-            print(run.stdout[-3000:], run.stderr[-3000:], sep="\n")
+            # A crash's first lines name the thread that crashed (faulthandler); the last ones,
+            # what the others were doing.
+            err = run.stderr
+            print(run.stdout[-3000:], err if len(err) <= 6000 else err[:3000] + "\n...\n" +
+                  err[-3000:], sep="\n")
         for test in failed:
             print(f"  new failure: {test}")
     print("total: " + ", ".join(f"{n} {word}" for word, n in sorted(totals.items())))
