@@ -246,14 +246,6 @@ std::vector<std::complex<double>> half_spectra(const std::vector<double>& x, std
   return out;
 }
 
-// The error bound of each value of an FFT of n points in Real whose input has L2 norm `norm`:
-// rounding grows with the log2(n) stages, each scaled by the norm (as conformance/fft_test.cpp).
-template <class Real>
-double fft_error_bound(std::int64_t n, double norm) {
-  return 8 * std::numeric_limits<Real>::epsilon() * (std::log2(static_cast<double>(n)) + 1) *
-         (norm + 1);
-}
-
 template <class Real>
 void VulkanBackend::expect_long_odd_real_round_trip() {
   using FftKind = LibraryOp::FftKind;
@@ -294,8 +286,9 @@ void VulkanBackend::expect_long_odd_real_round_trip() {
     // Forward: each bin within the bound. Back, divided by n: the spectrum's errors e come back
     // as IDFT(e)/n, no value larger than the bound on e's bins (Parseval), and the inverse's own
     // rounding is bounded as for a spectrum of norm sqrt(n)·norm.
-    const double forward_tol = fft_error_bound<Real>(n, norm);
-    const double back_tol = forward_tol + fft_error_bound<Real>(n, std::sqrt(double(n)) * norm) / n;
+    const double forward_tol = conformance::fft_error_bound(t, n, norm);
+    const double back_tol =
+        forward_tol + conformance::fft_error_bound(t, n, std::sqrt(double(n)) * norm) / n;
     for (std::int64_t k = 0; k < bins; ++k) {
       const std::complex<double> got = spectra[r * bins + k];
       ASSERT_NEAR(got.real(), want[r * bins + k].real(), forward_tol)

@@ -4,6 +4,7 @@
 #include <numbers>
 
 #include "conformance/conformance.hpp"
+#include "conformance/reference.hpp"
 
 namespace switchyard::conformance {
 namespace {
@@ -52,13 +53,6 @@ Signal to_signal(const std::vector<double>& re, const std::vector<double>& im = 
   return s;
 }
 
-// Absolute error bound of an FFT of `points` points in dtype t whose input has L2 norm `norm`:
-// rounding grows with log2(points) stages, each scaled by the signal's norm.
-double fft_tolerance(DType t, std::int64_t points, double norm) {
-  const double eps = t == DType::Float32 ? 1.2e-7 : 2.3e-16;
-  return 8 * eps * (std::log2(static_cast<double>(points)) + 1) * (norm + 1);
-}
-
 double norm_of(const Signal& x) {
   double sum = 0;
   for (const Complex& v : x) sum += std::norm(v);
@@ -104,7 +98,7 @@ TEST_P(Fft, ComplexTransformsMatchTheDft) {
       const auto re = random_values(n, t, 1), im = random_values(n, t, 2);
       const Signal x = to_signal(re, im);
       const Array a = complex_array(x, {n}, t);
-      const double tol = fft_tolerance(t, n, norm_of(x));
+      const double tol = fft_error_bound(t, n, norm_of(x));
       const Array y = fft::fft(a);
       EXPECT_EQ(y.dtype(), complex_dtype(t));
       expect_signal(y, dft(x, -1), tol, "fft n=" + std::to_string(n));
@@ -120,7 +114,7 @@ TEST_P(Fft, RealTransformsMatchTheDft) {
       const auto v = random_values(n, t, 3);
       const Signal x = to_signal(v);
       const Array a = host_array(v, {n}, t);
-      const double tol = fft_tolerance(t, n, norm_of(x));
+      const double tol = fft_error_bound(t, n, norm_of(x));
       const Array y = fft::rfft(a);
       ASSERT_EQ(y.shape(), (Shape{n / 2 + 1}));
       Signal expected = dft(x, -1);
@@ -139,7 +133,7 @@ TEST_P(Fft, LargeRealTransform) {
     const auto v = random_values(n, t, 4);
     const Signal x = to_signal(v);
     const double norm = norm_of(x);
-    const double tol = fft_tolerance(t, n, norm);
+    const double tol = fft_error_bound(t, n, norm);
     const Array x_array = host_array(v, {n}, t);
     const Array y = fft::rfft(x_array);
     const auto bins = y.to_vector<std::complex<double>>();
@@ -201,7 +195,7 @@ TEST_P(Fft, TwoDimensionalAndBatched) {
           expected_half.insert(expected_half.end(), f.begin() + r * cols,
                                f.begin() + r * cols + cols / 2 + 1);
       }
-      const double tol = fft_tolerance(t, plane, norm);
+      const double tol = fft_error_bound(t, plane, norm);
       const Array y = fft::fft2(a);
       expect_signal(y, expected, tol, "fft2" + what);
       expect_signal(fft::ifft2(y), to_signal(v), tol, "ifft2(fft2(x))" + what);
@@ -254,7 +248,7 @@ TEST_P(Fft, InverseRealTransformsReadAnySpectrumAsNumPyDoes) {
           const auto row = inverse_real_dft({x.begin() + r * m, x.begin() + (r + 1) * m}, n);
           expected.insert(expected.end(), row.begin(), row.end());
         }
-        const double tol = fft_tolerance(t, rows * n, norm_of(x));
+        const double tol = fft_error_bound(t, rows * n, norm_of(x));
         const std::vector<double> tols(expected.size(), tol);
         expect_within(fft::irfft(a, n), expected, tols, "irfft" + what);
         // irfft2 is NumPy's ifft down each column, then irfft of each row.
@@ -285,7 +279,7 @@ TEST_P(Fft, ViewsAxesAndLengths) {
   const std::int64_t rows = 24, cols = 10;
   const auto v = random_values(rows * cols, t, 6);
   const Array m = host_array(v, {rows, cols}, t);
-  const double tol = fft_tolerance(t, 64, 40);
+  const double tol = fft_error_bound(t, 64, 40);
   auto column = [&](std::int64_t c, std::int64_t length) {
     Signal s(length);
     for (std::int64_t r = 0; r < std::min(rows, length); ++r) s[r] = v[r * cols + c];
@@ -341,7 +335,8 @@ TEST_P(Fft, ConvolutionMatchesTheDirectSum) {
         for (std::int64_t j = 0; j < lb; ++j) expected[i + j] += va[i] * vb[j];
       const Array c = fft::convolve(host_array(va, {la}, t), host_array(vb, {lb}, t));
       EXPECT_EQ(c.dtype(), t);
-      const double tol = fft_tolerance(t, la + lb, 4 * std::sqrt(static_cast<double>(la * lb)) * 4);
+      const double tol =
+          fft_error_bound(t, la + lb, 4 * std::sqrt(static_cast<double>(la * lb)) * 4);
       expect_within(c, expected, std::vector<double>(expected.size(), tol),
                     "convolve " + std::to_string(la) + " * " + std::to_string(lb));
     }

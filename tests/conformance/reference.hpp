@@ -138,6 +138,12 @@ inline double dot_error_bound(DType t, std::int64_t k, double sum_abs_products, 
   return rounding_error_bound(t, steps * (1 + term_roundings), sum_abs_products, result);
 }
 
+// Absolute error bound of each value of an FFT of `points` points in dtype t whose input has L2
+// norm `norm`: rounding grows with the log2(points) stages, each scaled by the signal's norm.
+inline double fft_error_bound(DType t, std::int64_t points, double norm) {
+  return 8 * epsilon(t) * (std::log2(static_cast<double>(points)) + 1) * (norm + 1);
+}
+
 inline double nan_min(double a, double b) {
   return std::isnan(a) || std::isnan(b) ? NAN : std::min(a, b);
 }
