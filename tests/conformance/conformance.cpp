@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <stdexcept>
 
 #include "conformance/reference.hpp"
 
@@ -19,16 +20,10 @@ std::string device_name(const ::testing::TestParamInfo<std::string>& info) {
   return s;
 }
 
-bool OnEveryDevice::device_has_fp64() const {
+DeviceInfo OnEveryDevice::device_info() const {
   for (const auto& d : devices())
-    if (d.id() == GetParam()) return d.fp64;
-  return false;
-}
-
-bool OnEveryDevice::device_has_fft() const {
-  for (const auto& d : devices())
-    if (d.id() == GetParam()) return d.fft;
-  return false;
+    if (d.id() == GetParam()) return d;
+  throw std::invalid_argument("conformance: " + GetParam() + " is not a device here");
 }
 
 std::vector<double> random_values(std::int64_t n, DType dtype, std::uint64_t seed, double lo,

@@ -19,8 +19,9 @@ class OnEveryDevice : public ::testing::TestWithParam<std::string> {
  protected:
   void SetUp() override { scope_ = std::make_unique<DeviceScope>(GetParam()); }
   void TearDown() override { scope_.reset(); }
-  bool device_has_fp64() const;
-  bool device_has_fft() const;  // DeviceInfo::fft: an FFT routine
+  DeviceInfo device_info() const;  // the parameter's
+  bool device_has_fp64() const { return device_info().fp64; }
+  bool device_has_fft() const { return device_info().fft; }  // an FFT routine
 
  private:
   std::unique_ptr<DeviceScope> scope_;
