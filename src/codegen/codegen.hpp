@@ -1,5 +1,5 @@
-// Code generation: Kernel IR → OpenCL C, CUDA C or GLSL (Vulkan), from one renderer with a
-// dialect table. Pure functions of the IR and the target; no device is needed to render.
+// Code generation: Kernel IR → OpenCL C, CUDA C, GLSL (Vulkan) or C (native CPU code), from one
+// renderer with a dialect table. Pure functions of the IR and the target; no device is needed to render.
 //
 // ---- Kernel ABI (what a backend passes; OpenCL and CUDA identical but for type spellings) ----
 //
@@ -65,6 +65,15 @@
 // addresses, uint64) at 8; int rank, int32 and float32 scalars at 4; bool scalars (one byte)
 // at 1 — std430's rule. Pointers point at element 0 (element i at address + i · size; indices
 // are 64-bit).
+//
+// ---- C (Dialect::C: C11 for the host's compiler, native CPU code) ----
+// Vector width 1; the map loop carries `#pragma omp simd` (outputs alias inputs only element for
+// element, so its iterations are independent) for the compiler to vectorise, with vector math
+// from the declarations the driver adds. Types as CUDA's. Each entry point is
+//   void <entry>(const void* sy_block, long long sy_item, long long sy_items)
+// reading its arguments from a block laid out as GLSL's (each at the next offset aligned to its
+// own size, pointers as 8-byte host addresses); sy_item of sy_items is the item, the work-group
+// size being 1 in effect. Map kernels only: reductions stay with the CPU's interpreter.
 #pragma once
 
 #include <cstdint>
@@ -75,7 +84,7 @@
 
 namespace switchyard::codegen {
 
-enum class Dialect : std::uint8_t { OpenCL, Cuda, Glsl };
+enum class Dialect : std::uint8_t { OpenCL, Cuda, Glsl, C };
 
 inline constexpr std::string_view kMapEntry = "sy_map";
 inline constexpr std::string_view kReducePartialEntry = "sy_reduce_partial";

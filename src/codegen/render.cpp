@@ -70,6 +70,18 @@ class Renderer {
              block + " {\n" + members + "};\nlayout(push_constant, std430) uniform sy_push {\n  " +
              block + " sy_args;\n};\n" + shared + "void main() {\n" + copies + body + "}\n#endif\n";
     }
+    if (target_.dialect == Dialect::C) {
+      const std::string block = "sy_args_" + n;
+      std::string members, copies;
+      for (const Param& p : params) {
+        members += "  " + p.type + " " + p.name + ";\n";
+        copies += "  " + p.type + " " + p.name + " = sy_args->" + p.name + ";\n";
+      }
+      return "struct " + block + " {\n" + members + "};\nvoid " + n +
+             "(const void* sy_block, long long sy_item, long long sy_items) {\n  const struct " +
+             block + "* sy_args = (const struct " + block + "*)sy_block;\n" + copies + shared +
+             body + "}\n";
+    }
     std::string s;
     if (fixed_group) {
       s = std::string(t_.kernel_fixed_group);
@@ -142,6 +154,7 @@ class Renderer {
     std::string s = "  const " + I_ + " slot = " + std::string(t_.global_id) +
                     ", slots = " + std::string(t_.global_size) + ";\n";
     s += chunk_counts("n", "  ") + chunk_range("  ");
+    if (target_.dialect == Dialect::C) s += "#pragma omp simd\n";
     s += "  for (" + I_ + " c = begin; c < end; c += step) {\n    const " + I_ + " e = c * " + W_ +
          ";\n" + render_body(k_, vec_, helpers_, "e", "    ") + stores(vec_, "    ") + "  }\n";
     if (vec_.vector())
@@ -320,9 +333,12 @@ void check_target(const Target& t) {
     throw ValueError("codegen target vector width " + std::to_string(w) +
                      ": expected 1, 2, 4, 8 or 16");
   if (t.dialect != Dialect::OpenCL && w != 1)
-    throw ValueError(
-        std::string("codegen target: ") + (t.dialect == Dialect::Cuda ? "CUDA C" : "GLSL") +
-        " has no vector types here, expected vector width 1, given " + std::to_string(w));
+    throw ValueError(std::string("codegen target: ") +
+                     (t.dialect == Dialect::Cuda ? "CUDA C"
+                      : t.dialect == Dialect::C  ? "C"
+                                                 : "GLSL") +
+                     " has no vector types here, expected vector width 1, given " +
+                     std::to_string(w));
   if (t.local_size < 2 || t.local_size > 1024 || (t.local_size & (t.local_size - 1)))
     throw ValueError("codegen target local size " + std::to_string(t.local_size) +
                      ": expected a power of two in [2, 1024]");
@@ -333,6 +349,8 @@ void check_target(const Target& t) {
 std::string render(const ir::Kernel& kernel, const Target& target) {
   check_target(target);
   kernel.validate();
+  if (target.dialect == Dialect::C && kernel.has_reduction)
+    throw ValueError("codegen target C renders kernels without reductions only");
   Renderer r(kernel, target);
   if (!target.fp64 && r.uses_fp64())
     throw DTypeError(

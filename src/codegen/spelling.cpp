@@ -57,6 +57,33 @@ constexpr DialectTable kCuda = {
     .vectors = false,
 };
 
+// C11 for the host's compiler (native CPU code): items are the entry's sy_item of sy_items.
+constexpr DialectTable kC = {
+    .kernel = "void",
+    .kernel_fixed_group = "void",
+    .helper = "static inline",
+    .global = "",
+    .local = "",
+    .barrier = "",
+    .global_id = "sy_item",
+    .global_size = "sy_items",
+    .local_id = "0",
+    .group_id = "sy_item",
+    .index = "long long",
+    .int64_suffix = "",
+    .infinity = "INFINITY",
+    .predicate = "int",
+    .no = "0",
+    .all = " & ",
+    .any = " | ",
+    .precise = "",
+    .prelude = "#include <math.h>\ntypedef struct { long long v[8]; } sy_dims;\n",
+    .prelude_fp64 = "",
+    .types = {"unsigned char", "int", "long long", "float", "double"},
+    .unsigned_types = {"unsigned char", "unsigned int", "unsigned long long"},
+    .vectors = false,
+};
+
 // GLSL 4.50 for Vulkan: kernel pointers are buffer references (codegen.hpp), one per element
 // type, each an array `v` of that type.
 constexpr DialectTable kGlsl = {
@@ -1161,6 +1188,8 @@ const DialectTable& table(Dialect d) {
       return kCuda;
     case Dialect::Glsl:
       return kGlsl;
+    case Dialect::C:
+      return kC;
     case Dialect::OpenCL:
       break;
   }
@@ -1333,7 +1362,10 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     if (name == "rint") f = "roundEven";  // rounds half to even, as rint does by default
     if (glsl_math(name, DType::Float32)) f = "sy_" + f;
   }
-  if (dialect_ == Dialect::Cuda && t == DType::Float32 && !overloaded) f += "f";
+  // C's classification macros answer any nonzero int (glibc's signbit: the sign bit itself).
+  if (dialect_ == Dialect::C && overloaded) return "(" + f + "(" + std::string(a) + ") != 0)";
+  if ((dialect_ == Dialect::Cuda || dialect_ == Dialect::C) && t == DType::Float32 && !overloaded)
+    f += "f";
   f += "(" + std::string(a);
   if (!b.empty()) f += ", " + std::string(b);
   return f + ")";

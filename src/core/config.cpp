@@ -26,6 +26,11 @@ std::span<const EnvVariable> environment_variables() {
        "bounded"},
       {"SWITCHYARD_SIMD", "cap the CPU's SIMD target: best|avx3|avx2|sse4 (Highway's names)",
        "best"},
+      {"SWITCHYARD_NATIVE",
+       "the CPU's compiled tier: on (kernels that have done enough work are compiled in the "
+       "background)|off|eager (compiled before their first launch)",
+       "on"},
+      {"SWITCHYARD_CC", "the C compiler of the CPU's compiled tier", "cc"},
       {"SWITCHYARD_REQUIRE_BACKENDS",
        "comma list of backends that must be usable (tests fail instead of skipping)", ""},
   };

@@ -2,6 +2,7 @@
 // run time, collecting each ConfigError instead of raising the first.
 #include <functional>
 
+#include "backends/cpu/native/native_tier.hpp"
 #include "backends/cpu/simd_target.hpp"
 #include "backends/registry.hpp"
 #include "core/config.hpp"
@@ -27,6 +28,7 @@ std::vector<Setting> settings() {
       [] { log_enabled(LogLevel::Error); },
       [] { fallback_enabled(); },
       [] { cpu::simd_cap(); },
+      [] { cpu::native::mode(); },
       [] {
         if (const char* faults = env_value("SWITCHYARD_FAULT")) runtime::parse_fault_spec(faults);
       },

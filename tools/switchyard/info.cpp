@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "backends/cpu/block_kernels.hpp"
+#include "backends/cpu/native/native_tier.hpp"
 #include "backends/cpu/simd_target.hpp"
 #include "commands.hpp"
 #include "core/config.hpp"
@@ -57,7 +58,13 @@ nlohmann::json info_json() {
                {"available_memory_bytes", h.available_memory_bytes},
                {"simd_target", cpu::simd_target_name()},
                {"simd_targets", cpu::simd_targets_supported()},
-               {"simd_capped_by", nullptr}};
+               {"simd_capped_by", nullptr},
+               {"native_code", nullptr}};
+  try {
+    j["host"]["native_code"] = cpu::native::status();
+  } catch (const ConfigError&) {
+    // Shown with the settings.
+  }
   try {
     if (cpu::simd_cap()) j["host"]["simd_capped_by"] = env_value("SWITCHYARD_SIMD");
   } catch (const ConfigError&) {
@@ -110,6 +117,8 @@ void print_text(const nlohmann::json& j) {
   else
     fmt::print("  SIMD target  {} (the best of {} here)\n", h["simd_target"].get<std::string>(),
                machine);
+  if (h["native_code"].is_string())
+    fmt::print("  Native code  {}\n", h["native_code"].get<std::string>());
   for (const auto& c : h.value("caches", nlohmann::json::array()))
     fmt::print("  L{} {:<11} {} (shared by {} CPUs)\n", c["level"].get<int>(),
                c["type"].get<std::string>(), cache_size(c["bytes"]),

@@ -11,6 +11,7 @@
 #include "backends/cpu/cpu_launch.hpp"
 #include "backends/cpu/cpu_library.hpp"
 #include "backends/cpu/cpu_program.hpp"
+#include "backends/cpu/native/native_tier.hpp"
 #include "core/host_memory.hpp"
 #include "switchyard/error.hpp"
 
@@ -29,9 +30,21 @@ const T& as(const Executable& exe, const char* expected) {
                     ", expected " + expected + " prepared by cpu:0");
 }
 
+// A kernel on the CPU: interpreted, then native code once the compiled tier has it.
+class Kernel final : public Executable {
+ public:
+  explicit Kernel(const ir::Kernel& k)
+      : program(k), ir(native::Tier::eligible(k) ? k : ir::Kernel{}) {}
+  const Program program;
+  const ir::Kernel ir;  // what the tier compiles; empty when it is not eligible
+  const std::shared_ptr<native::Slot> native = std::make_shared<native::Slot>();
+};
+
 class Device final : public switchyard::Device {
  public:
-  Device() : switchyard::Device(detect_cpu_info()) {}
+  Device() : switchyard::Device(detect_cpu_info()), tier_(info()) {}
+
+  const native::Tier& tier() const { return tier_; }
 
  private:
   DeviceMemory do_allocate(std::size_t bytes) override {
@@ -53,18 +66,26 @@ class Device final : public switchyard::Device {
   }
 
   std::shared_ptr<Executable> do_prepare(const ir::Kernel& kernel) override {
-    return std::make_shared<Program>(kernel);
+    return std::make_shared<Kernel>(kernel);
   }
   std::shared_ptr<Executable> do_prepare_library(const LibraryOp& op) override {
     return prepare_library(*this, op);
   }
   void do_launch(Executable& exe, const LaunchArgs& args) override {
-    run_program(as<Program>(exe, "a kernel"), args);
+    const Kernel& k = as<Kernel>(exe, "a kernel");
+    const std::int64_t n = element_count(args.shape);
+    if (!k.ir.body.empty() && !k.native->compiled())
+      tier_.account(k.native, k.ir, static_cast<double>(n) * k.program.element_cost());
+    if (Executable* compiled = k.native->compiled())
+      return tier_.launch(*compiled, args, runs_inline(k.program, args, n));
+    run_program(k.program, args);
   }
   void do_launch_library(Executable& exe, const LibraryArgs& args) override {
     routine_on<switchyard::Device>(exe, *this).launch(args);
   }
   void do_synchronize() override {}
+
+  native::Tier tier_;
 };
 
 class Backend final : public switchyard::Backend {
