@@ -4,6 +4,7 @@
 // under one key convention, launch plans from codegen, argument packing and scratch.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -44,6 +45,25 @@ struct LaunchArguments {
     values.resize(at + sizeof(T));
     std::memcpy(values.data() + at, &v, sizeof(T));
     list.push_back({.allocation = {}, .offset = at, .size = static_cast<std::uint32_t>(sizeof(T))});
+  }
+  // The arguments as one block, as the C and GLSL dialects read them (codegen.hpp): each at the
+  // next offset aligned to its own size (std430's rule), memory as the 8-byte address that
+  // `address_of` gives its allocation (0 for an operand without one).
+  template <class AddressOf>
+  std::vector<std::byte> block(AddressOf address_of) const {
+    std::vector<std::byte> out;
+    for (const LaunchArgument& a : list) {
+      const std::size_t size = a.memory ? 8 : a.size, align = std::min<std::size_t>(size, 8);
+      const std::size_t at = (out.size() + align - 1) / align * align;
+      out.resize(at + size);
+      if (a.memory) {
+        const std::uint64_t address = a.allocation ? address_of(a.allocation) : 0;
+        std::memcpy(out.data() + at, &address, 8);
+      } else {
+        std::memcpy(out.data() + at, values.data() + a.offset, a.size);
+      }
+    }
+    return out;
   }
 };
 

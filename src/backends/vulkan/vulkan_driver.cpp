@@ -386,18 +386,9 @@ void Driver::launch(Module& module, std::string_view entry, std::int64_t groups,
     throw DeviceError("VK_ERROR_UNKNOWN: " + std::to_string(groups) + " work-groups of " +
                       std::string(entry) + " on " + info_.id() + ", which dispatches at most " +
                       std::to_string(traits_.max_groups) + " at once");
-  // The argument block, std430: each argument at the next offset aligned to its own size.
-  std::vector<std::byte> block;
-  for (const LaunchArgument& a : args.list) {
-    const std::size_t size = a.memory ? 8 : a.size, align = std::min<std::size_t>(size, 8);
-    block.resize((block.size() + align - 1) / align * align);
-    if (a.memory) {
-      // An operand the op does not use (d of a sort without indices) has no allocation.
-      const VkDeviceAddress address = a.allocation ? buffer_of(a.allocation).address : 0;
-      put(block, &address, 8);
-    } else
-      put(block, args.values.data() + a.offset, a.size);
-  }
+  // An operand the op does not use (d of a sort without indices) has no allocation: address 0.
+  const std::vector<std::byte> block =
+      args.block([&](const DeviceMemory& m) { return buffer_of(m).address; });
   const std::size_t bytes = std::max<std::size_t>((block.size() + 15) / 16 * 16, 16);
   std::lock_guard lock(mutex_);
   if (arguments_used_ + bytes > arguments_->bytes || recorded_ >= kMaxRecorded) finish();

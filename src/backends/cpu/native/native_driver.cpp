@@ -39,24 +39,6 @@ class Library final : public Module {
   void* handle_;
 };
 
-// The arguments as the entry points read them (codegen.hpp, Dialect::C): each at the next
-// offset aligned to its own size, memory as its 8-byte host address.
-std::vector<std::byte> argument_block(const LaunchArguments& args) {
-  std::vector<std::byte> block;
-  for (const LaunchArgument& a : args.list) {
-    const std::size_t size = a.memory ? 8 : a.size, align = std::min<std::size_t>(size, 8);
-    const std::size_t at = (block.size() + align - 1) / align * align;
-    block.resize(at + size);
-    if (a.memory) {
-      const void* address = a.allocation.handle;
-      std::memcpy(block.data() + at, &address, 8);
-    } else {
-      std::memcpy(block.data() + at, args.values.data() + a.offset, a.size);
-    }
-  }
-  return block;
-}
-
 }  // namespace
 
 Driver::SingleThread::SingleThread() : was_(single_thread) {
@@ -147,7 +129,8 @@ void Driver::launch(Module& module, std::string_view entry, std::int64_t groups,
                      " on the CPU's native code: the program was not built for it here");
   const long long items = groups * local_size;
   if (items <= 0) return;
-  const std::vector<std::byte> block = argument_block(args);
+  const std::vector<std::byte> block =
+      args.block([](const DeviceMemory& m) { return reinterpret_cast<std::uint64_t>(m.handle); });
   const Entry run = found->second;
   if (groups == 1) {
     for (long long i = 0; i < items; ++i) run(block.data(), i, items);
