@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "backends/compiled_device.hpp"
@@ -93,6 +94,73 @@ TEST_F(NativeTier, KernelsRunOnHostBuffersWithinTheirErrorBound) {
       const double ulp = std::numeric_limits<float>::epsilon();
       ASSERT_NEAR(s[i], sine, 4 * ulp) << "sin at " << i;
       ASSERT_NEAR(y[i], product + sine, 4 * ulp * (std::fabs(product) + 1)) << "at " << i;
+    }
+  }
+}
+
+// Over each row of x: sum(sin(x) * x), argmin(x) and max(x), folded in one pass.
+ir::Kernel row_statistics() {
+  ir::KernelBuilder b;
+  const auto x = b.load(DType::Float32, ir::Layout::Contiguous);
+  b.output(
+      b.binary(ir::OpCode::Mul, b.unary(ir::OpCode::Sin, x, DType::Float32), x, DType::Float32));
+  b.output(x);
+  b.output(x);
+  b.reduce(ir::ReduceOp::Sum, ir::ReduceOver::TrailingAxes);
+  b.reduce(ir::ReduceOp::ArgMin, ir::ReduceOver::TrailingAxes);
+  b.reduce(ir::ReduceOp::Max, ir::ReduceOver::TrailingAxes);
+  return b.build();
+}
+
+TEST_F(NativeTier, FusedReductionsFoldEveryRowWithinTheirErrorBound) {
+  CompiledDevice device(host_device(), std::make_unique<cpu::native::Driver>(compiler_));
+  const auto exe = device.prepare(row_statistics());
+  // One long row (parts and a final pass), rows of a few blocks, and short rows (one item each).
+  for (const auto& [rows, length] :
+       {std::pair<std::int64_t, std::int64_t>{1, 100003}, {3, 1000}, {1000, 7}, {2, 257}}) {
+    const std::int64_t n = rows * length;
+    std::vector<float> x(n);
+    for (std::int64_t i = 0; i < n; ++i)
+      x[i] = static_cast<float>((i * 7919) % 10007) * 0.01f - 50.0f;
+    x[n - 1] = std::numeric_limits<float>::quiet_NaN();  // the last row's max and argmin are NaN's
+    std::vector<float> sums(rows), maxima(rows);
+    std::vector<std::int64_t> argmins(rows);
+    const Operand input{{x.data(), x.size() * sizeof(float)}, DType::Float32, 0, Strides{1}};
+    const Operand outputs[] = {
+        {{sums.data(), sums.size() * sizeof(float)}, DType::Float32, 0, Strides{1}},
+        {{argmins.data(), argmins.size() * sizeof(std::int64_t)}, DType::Int64, 0, Strides{1}},
+        {{maxima.data(), maxima.size() * sizeof(float)}, DType::Float32, 0, Strides{1}}};
+    LaunchArgs args;
+    args.shape = Shape{rows, length};
+    args.inputs = {&input, 1};
+    args.outputs = outputs;
+    device.launch(*exe, args);
+    for (std::int64_t r = 0; r < rows; ++r) {
+      const float* row = x.data() + r * length;
+      double sum = 0, magnitude = 0;
+      std::int64_t argmin = 0;
+      float max = row[0];
+      for (std::int64_t k = 0; k < length; ++k) {
+        const double y = std::sin(static_cast<double>(row[k])) * row[k];
+        if (std::isnan(row[k])) continue;
+        sum += y;
+        magnitude += std::fabs(y);
+        if (row[k] < row[argmin]) argmin = k;
+        max = std::max(max, row[k]);
+      }
+      const bool nan_row = r == rows - 1;
+      // Each term errs by a few ulp (sin, then the product); pairwise within blocks of
+      // kFoldBlock and Kahan across them add a few more of the magnitude.
+      const double eps = std::numeric_limits<float>::epsilon();
+      if (nan_row) {
+        EXPECT_TRUE(std::isnan(sums[r])) << sums[r];
+        EXPECT_TRUE(std::isnan(maxima[r])) << maxima[r];
+        EXPECT_EQ(argmins[r], length - 1);
+      } else {
+        EXPECT_NEAR(sums[r], sum, 16 * eps * magnitude) << rows << "x" << length << " row " << r;
+        EXPECT_EQ(maxima[r], max) << "row " << r;
+        EXPECT_EQ(argmins[r], argmin) << "row " << r;
+      }
     }
   }
 }

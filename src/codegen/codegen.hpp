@@ -1,5 +1,6 @@
 // Code generation: Kernel IR → OpenCL C, CUDA C, GLSL (Vulkan) or C (native CPU code), from one
-// renderer with a dialect table. Pure functions of the IR and the target; no device is needed to render.
+// renderer with a dialect table. Pure functions of the IR and the target; no device is needed to
+// render.
 //
 // ---- Kernel ABI (what a backend passes; OpenCL and CUDA identical but for type spellings) ----
 //
@@ -72,8 +73,10 @@
 // from the declarations the driver adds. Types as CUDA's. Each entry point is
 //   void <entry>(const void* sy_block, long long sy_item, long long sy_items)
 // reading its arguments from a block laid out as GLSL's (each at the next offset aligned to its
-// own size, pointers as 8-byte host addresses); sy_item of sy_items is the item, the work-group
-// size being 1 in effect. Map kernels only: reductions stay with the CPU's interpreter.
+// own size, pointers as 8-byte host addresses); sy_item of sy_items is the item, and an item is
+// a work-group (Target::local_size 1). sy_reduce_partial folds its share of a row in blocks of
+// kFoldBlock elements, each by a work-group's pairwise tree, the blocks' results by Kahan
+// summation: as accurate as the other dialects' partials, and vectorisable.
 #pragma once
 
 #include <cstdint>
@@ -90,6 +93,7 @@ inline constexpr std::string_view kMapEntry = "sy_map";
 inline constexpr std::string_view kReducePartialEntry = "sy_reduce_partial";
 inline constexpr std::string_view kReduceFinalEntry = "sy_reduce_final";
 inline constexpr std::string_view kReduceRowsEntry = "sy_reduce_rows";
+inline constexpr int kFoldBlock = 256;  // Dialect::C's block of a partial fold
 
 struct Target {
   Dialect dialect = Dialect::OpenCL;
@@ -99,7 +103,7 @@ struct Target {
   // vector-typed forms vectorised (≈0.5–0.9 ns/element).
   int vector_width = 1;
   // Items per work-group of sy_reduce_partial / sy_reduce_final: a power of two ≥ 2, fixed at
-  // build time (the local tree is sized by it).
+  // build time (the local tree is sized by it); 1 for Dialect::C.
   int local_size = 256;
   // How items share chunks. CPU devices run a group's items one after another, so each item
   // should stream one contiguous block (blocked = true); GPUs run neighbouring items in

@@ -12,7 +12,13 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
 // Chunks an item should own before another item (or group) is worth adding: items on a CPU run
 // one after another, so splitting below a few thousand elements costs more than it saves.
 std::int64_t min_chunks_per_item(const Target& t) {
+  if (t.dialect == Dialect::C) return 4 * kFoldBlock;  // an item is a call from a thread pool
   return t.blocked ? 64 : 4;
+}
+
+// Chunks of a row below which a group would idle: C's items fold blocks of kFoldBlock.
+std::int64_t group_chunks(const Target& t) {
+  return t.dialect == Dialect::C ? kFoldBlock : t.local_size;
 }
 
 using Kind = KernelArg::Kind;
@@ -63,7 +69,7 @@ ReducePlan plan_reduction(const ir::FoldedRows& rows, const Target& t, std::int6
   if (p.rows == 0) return p;
   const std::int64_t row_chunks = ceil_div(p.row_len, t.vector_width);
   // Rows shorter than one group's worth of chunks would leave most of a group idle.
-  if (row_chunks < t.local_size && p.rows > 1) {
+  if (row_chunks < group_chunks(t) && p.rows > 1) {
     p.by_rows = true;
     p.groups = ceil_div(p.rows, t.local_size);
     return p;

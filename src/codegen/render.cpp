@@ -30,7 +30,8 @@ class Renderer {
   std::string program() {
     std::string kernels;
     if (k_.has_reduction)
-      kernels = reduce_partial() + "\n" + reduce_final() + "\n" + reduce_rows();
+      kernels = (target_.dialect == Dialect::C ? reduce_partial_blocks() : reduce_partial()) +
+                "\n" + reduce_final() + "\n" + reduce_rows();
     else
       kernels = map();
     std::string head;  // the dialect table's prelude follows
@@ -274,6 +275,57 @@ class Renderer {
     return entry(kReducePartialEntry, true, ps, tree_declare(fs), s + "  }\n");
   }
 
+  // C: one item is a work-group. It folds its share of the row in blocks of kFoldBlock
+  // elements: the block's values computed in one vectorisable loop, folded by the pairwise tree
+  // of a work-group (one vectorisable loop per level), and the block's result added to the
+  // item's state (Kahan for floating sums).
+  std::string reduce_partial_blocks() {
+    const std::vector<Fold> fs = folds(one_);
+    Params ps = {{I_, "rows"}, {I_, "row_len"}, {I_, "parts"}};
+    add_operands(ps);
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      add_pointer(ps, fs[o].acc_dtype(), false, numbered("partials", o));
+      if (fs[o].arg()) add_pointer(ps, DType::Int64, false, numbered("partial_indices", o));
+    }
+    const std::string B = std::to_string(kFoldBlock);
+    std::string s = "  const " + I_ + " group = " + std::string(t_.group_id) +
+                    ", row = group / parts, slot = group % parts, slots = parts;\n";
+    s += chunk_counts("row_len", "  ") + chunk_range("  ");
+    std::string declares, values, pads, merges, adds, stores;
+    for (std::size_t o = 0; o < fs.size(); ++o) {
+      const std::string v = numbered("tree_v", o), i = numbered("tree_i", o),
+                        pad = numbered("pad", o) + "_";
+      declares += fs[o].declare(state(o), "  ") + fs[o].declare(pad, "  ") + "  " +
+                  one_.scalar_type(fs[o].acc_dtype()) + " " + v + "[" + B + "];\n";
+      if (fs[o].arg()) declares += "  " + I_ + " " + i + "[" + B + "];\n";
+      values += "      " + v + "[lid] = " + folded(one_, fs[o], o) + ";\n";
+      pads += "      " + v + "[lid] = " + pad + "acc;\n";
+      if (fs[o].arg()) {
+        values += "      " + i + "[lid] = k;\n";
+        pads += "      " + i + "[lid] = " + pad + "idx;\n";
+      }
+      merges += fs[o].merge(v + "[lid]", i + "[lid]", v + "[lid + stride]", i + "[lid + stride]",
+                            "        ");
+      adds += fs[o].add(state(o), v + "[0]", i + "[0]", "    ");
+      const std::string p = numbered("partials", o), pi = numbered("partial_indices", o);
+      stores += "  " + one_.element(fs[o].acc_dtype(), p, p + "_off + group") + " = " +
+                fs[o].value(state(o)) + ";\n";
+      if (fs[o].arg())
+        stores += "  " + one_.element(DType::Int64, pi, pi + "_off + group") + " = " + state(o) +
+                  "idx;\n";
+    }
+    s += declares + "  for (" + I_ + " c = begin; c < end; c += " + B +
+         ") {\n    const int m = end - c < " + B + " ? (int)(end - c) : " + B +
+         ";\n#pragma omp simd\n    for (int lid = 0; lid < m; ++lid) {\n      const " + I_ +
+         " k = c + lid, e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "      ") +
+         values + "    }\n    for (int lid = m; lid < " + B + "; ++lid) {\n" + pads +
+         "    }\n    for (int stride = " + B +
+         " / 2; stride > 0; stride >>= 1) {\n#pragma omp simd\n      for (int lid = 0; lid < "
+         "stride; ++lid) {\n" +
+         merges + "      }\n    }\n" + adds + "  }\n";
+    return entry(kReducePartialEntry, true, ps, "", s + stores);
+  }
+
   std::string reduce_final() {
     const std::vector<Fold> fs = folds(one_);
     Params ps = {{I_, "rows"}, {I_, "parts"}};
@@ -339,7 +391,11 @@ void check_target(const Target& t) {
                                                  : "GLSL") +
                      " has no vector types here, expected vector width 1, given " +
                      std::to_string(w));
-  if (t.local_size < 2 || t.local_size > 1024 || (t.local_size & (t.local_size - 1)))
+  if (t.dialect == Dialect::C && t.local_size != 1)
+    throw ValueError("codegen target C: an item is a work-group, expected local size 1, given " +
+                     std::to_string(t.local_size));
+  if (t.dialect != Dialect::C &&
+      (t.local_size < 2 || t.local_size > 1024 || (t.local_size & (t.local_size - 1))))
     throw ValueError("codegen target local size " + std::to_string(t.local_size) +
                      ": expected a power of two in [2, 1024]");
 }
@@ -349,8 +405,6 @@ void check_target(const Target& t) {
 std::string render(const ir::Kernel& kernel, const Target& target) {
   check_target(target);
   kernel.validate();
-  if (target.dialect == Dialect::C && kernel.has_reduction)
-    throw ValueError("codegen target C renders kernels without reductions only");
   Renderer r(kernel, target);
   if (!target.fp64 && r.uses_fp64())
     throw DTypeError(

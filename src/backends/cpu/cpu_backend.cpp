@@ -33,10 +33,9 @@ const T& as(const Executable& exe, const char* expected) {
 // A kernel on the CPU: interpreted, then native code once the compiled tier has it.
 class Kernel final : public Executable {
  public:
-  explicit Kernel(const ir::Kernel& k)
-      : program(k), ir(native::Tier::eligible(k) ? k : ir::Kernel{}) {}
+  explicit Kernel(const ir::Kernel& k) : program(k), ir(k) {}
   const Program program;
-  const ir::Kernel ir;  // what the tier compiles; empty when it is not eligible
+  const ir::Kernel ir;  // what the tier compiles
   const std::shared_ptr<native::Slot> native = std::make_shared<native::Slot>();
 };
 
@@ -74,11 +73,8 @@ class Device final : public switchyard::Device {
   void do_launch(Executable& exe, const LaunchArgs& args) override {
     const Kernel& k = as<Kernel>(exe, "a kernel");
     const std::int64_t n = element_count(args.shape);
-    if (!k.ir.body.empty() && !k.native->compiled())
-      tier_.account(k.native, k.ir, static_cast<double>(n) * k.program.element_cost());
-    if (Executable* compiled = k.native->compiled())
-      return tier_.launch(*compiled, args, runs_inline(k.program, args, n));
-    run_program(k.program, args);
+    tier_.launch(k.native, k.ir, args, static_cast<double>(n) * k.program.element_cost(),
+                 runs_inline(k.program, args, n), [&] { run_program(k.program, args); });
   }
   void do_launch_library(Executable& exe, const LibraryArgs& args) override {
     routine_on<switchyard::Device>(exe, *this).launch(args);

@@ -72,11 +72,11 @@ void Driver::copy_within(DeviceMemory dst, std::size_t dst_offset, DeviceMemory 
 }
 
 codegen::Target Driver::target_for(const ir::Kernel&) const {
-  // Two items per group, each a contiguous range (blocked): the fewest the renderer allows.
+  // An item is a group (codegen.hpp), each a contiguous range (blocked).
   return {.dialect = codegen::Dialect::C,
           .fp64 = true,
           .vector_width = 1,
-          .local_size = 2,
+          .local_size = 1,
           .blocked = true};
 }
 

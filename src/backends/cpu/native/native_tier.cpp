@@ -1,5 +1,6 @@
 #include "backends/cpu/native/native_tier.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -21,6 +22,9 @@ namespace {
 constexpr double kCompileAfterWork = double(1 << 28);
 // What one launch costs the interpreter besides its elements, in the same units.
 constexpr double kLaunchWork = 2048;
+// The trial: one untimed native launch (first-touch costs), then this many of each side, in
+// turn, so that both meet the same sizes and load.
+constexpr int kTrialPairs = 8;
 
 }  // namespace
 
@@ -61,12 +65,14 @@ struct Tier::State {
     return device != nullptr;
   }
 
-  // Compiles `kernel` into `slot`; a failure leaves the slot interpreted, logged once.
-  void compile(Slot& slot, const ir::Kernel& kernel) {
+  // Compiles `kernel` into `slot`, whose stage moves on to `next`; a failure leaves the slot
+  // interpreted, logged once.
+  void compile(Slot& slot, const ir::Kernel& kernel, Slot::Stage next) {
     try {
       slot.owner_ = device->prepare(kernel);
-      slot.compiled_.store(slot.owner_.get(), std::memory_order_release);
+      slot.stage_.store(next, std::memory_order_release);
     } catch (const Error& e) {
+      slot.stage_.store(Slot::Interpreted, std::memory_order_release);
       static std::once_flag logged;
       std::call_once(logged, [&] {
         log(LogLevel::Warn,
@@ -104,8 +110,21 @@ Tier::Tier(DeviceInfo cpu) : state_(std::make_shared<State>(std::move(cpu))) {}
 
 Tier::~Tier() = default;
 
-bool Tier::eligible(const ir::Kernel& kernel) {
-  return !kernel.has_reduction;
+void Tier::launch(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel,
+                  const LaunchArgs& args, double work, bool single_thread,
+                  const std::function<void()>& interpret) {
+  switch (slot->stage_.load(std::memory_order_acquire)) {
+    case Slot::Native:
+      return run_native(*slot, args, single_thread);
+    case Slot::Trial:
+      return trial(*slot, kernel, args, work, single_thread, interpret);
+    case Slot::Learning:
+      account(slot, kernel, work);
+      if (slot->stage_.load(std::memory_order_acquire) == Slot::Native)  // eager
+        return run_native(*slot, args, single_thread);
+      break;
+  }
+  interpret();
 }
 
 void Tier::account(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel, double work) {
@@ -119,16 +138,43 @@ void Tier::account(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel, 
   }
   if (slot->requested_.exchange(true)) return;
   if (!state_->start()) return;
-  if (m == Mode::Eager) return state_->compile(*slot, kernel);
-  State::post(state_, [state = state_.get(), slot, kernel] { state->compile(*slot, kernel); });
+  // Tests ask for eager native code to check it on every kernel: no trial, native always.
+  if (m == Mode::Eager) return state_->compile(*slot, kernel, Slot::Native);
+  State::post(state_,
+              [state = state_.get(), slot, kernel] { state->compile(*slot, kernel, Slot::Trial); });
 }
 
-void Tier::launch(Executable& compiled, const LaunchArgs& args, bool single_thread) {
+void Tier::run_native(Slot& slot, const LaunchArgs& args, bool single_thread) {
   if (single_thread) {
     const Driver::SingleThread scope;
-    return state_->device->launch(compiled, args);
+    return state_->device->launch(*slot.owner_, args);
   }
-  state_->device->launch(compiled, args);
+  state_->device->launch(*slot.owner_, args);
+}
+
+void Tier::trial(Slot& slot, const ir::Kernel& kernel, const LaunchArgs& args, double work,
+                 bool single_thread, const std::function<void()>& interpret) {
+  const int launch = slot.trial_begun_.fetch_add(1);
+  if (launch == 0) return run_native(slot, args, single_thread);
+  if (launch > 2 * kTrialPairs) return interpret();  // the others are deciding
+  const int side = launch % 2;                       // 0 native, 1 interpreted
+  const auto start = std::chrono::steady_clock::now();
+  if (side == 0)
+    run_native(slot, args, single_thread);
+  else
+    interpret();
+  const std::chrono::duration<double, std::nano> took = std::chrono::steady_clock::now() - start;
+  slot.trial_ns_[side].fetch_add(took.count());
+  slot.trial_work_[side].fetch_add(work + kLaunchWork);
+  if (slot.trial_done_.fetch_add(1) + 1 < 2 * kTrialPairs) return;
+  // Time per unit of work on each side: the same launches' mix of sizes, so a fair comparison.
+  const double native = slot.trial_ns_[0].load() / slot.trial_work_[0].load(),
+               interpreted = slot.trial_ns_[1].load() / slot.trial_work_[1].load();
+  const bool keep = native < interpreted;
+  slot.stage_.store(keep ? Slot::Native : Slot::Interpreted, std::memory_order_release);
+  log(LogLevel::Debug, "native code for a CPU kernel of " + std::to_string(kernel.body.size()) +
+                           " instructions ran at " + std::to_string(interpreted / native) +
+                           "x the interpreter's speed: " + (keep ? "kept" : "dropped"));
 }
 
 std::string status() {

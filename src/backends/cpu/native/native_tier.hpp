@@ -1,7 +1,8 @@
 // The CPU's compiled tier. The interpreter (cpu_program.hpp) runs a kernel from its first
 // launch; once the kernel has done enough work to repay a compile, its C (codegen, Dialect::C)
 // is compiled in the background (native_compiler.hpp), kept in the disk kernel cache like any
-// device program, and later launches run the native code instead, on the same buffers.
+// device program; later launches run the native code instead, on the same buffers, where a
+// trial finds it faster (Slot).
 //
 // SWITCHYARD_NATIVE: "on" (the default), "off" (interpreter only), "eager" (compile at the first
 // launch and wait: what tests use to check the native code of every kernel they run). A missing
@@ -9,6 +10,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -23,18 +25,22 @@ Mode mode();  // SWITCHYARD_NATIVE; throws ConfigError naming the values for any
 // is off, or why it is unavailable.
 std::string status();
 
-// The tier's state for one interpreted kernel.
+// The tier's state for one kernel: interpreted while it learns whether a compile repays; once
+// compiled, a trial that times native and interpreted launches in turn on the program's own
+// work; then whichever ran faster, for good. Native code is not faster everywhere: a plain sum
+// or max is memory-bound, and the interpreter's wide SIMD folds beat the compiler's loops.
 class Slot {
- public:
-  // The native program once compiled, else null; set once.
-  Executable* compiled() const { return compiled_.load(std::memory_order_acquire); }
-
  private:
   friend class Tier;
-  std::shared_ptr<Executable> owner_;
-  std::atomic<Executable*> compiled_{nullptr};
-  std::atomic<double> work_{0};  // interpreter work so far, in element-cost units
+  enum Stage : int { Learning, Trial, Native, Interpreted };
+  std::atomic<int> stage_{Learning};
+  std::shared_ptr<Executable> owner_;  // the native program once compiled
+  std::atomic<double> work_{0};        // interpreter work so far, in element-cost units
   std::atomic<bool> requested_{false};
+  // The trial: launches begun, and for each side (0 native, 1 interpreted) the launches done,
+  // their nanoseconds and their work.
+  std::atomic<int> trial_begun_{0}, trial_done_{0};
+  std::atomic<double> trial_ns_[2] = {0, 0}, trial_work_[2] = {0, 0};
 };
 
 class Tier {
@@ -42,15 +48,20 @@ class Tier {
   explicit Tier(DeviceInfo cpu);
   ~Tier();
 
-  // Whether `kernel` can have native code (no reductions yet), in this mode.
-  static bool eligible(const ir::Kernel& kernel);
-  // After an interpreted launch of `work` element-cost units (elements x element cost):
-  // requests the compile once the kernel's work repays it, or (eager) compiles now.
-  void account(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel, double work);
-  // Runs the native program of a slot; on the calling thread alone when `single_thread`.
-  void launch(Executable& compiled, const LaunchArgs& args, bool single_thread);
+  // Runs one launch of `kernel` (`work` element-cost units: elements x element cost) natively
+  // or through `interpret`, as the slot's stage says, and moves the stage on: requests the
+  // compile once the kernel's work repays it (eager: compiles first). Native code runs on the
+  // calling thread alone when `single_thread`.
+  void launch(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel, const LaunchArgs& args,
+              double work, bool single_thread, const std::function<void()>& interpret);
 
  private:
+  void account(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel, double work);
+  void run_native(Slot& slot, const LaunchArgs& args, bool single_thread);
+  // One launch of the trial; decides once every trial launch is done.
+  void trial(Slot& slot, const ir::Kernel& kernel, const LaunchArgs& args, double work,
+             bool single_thread, const std::function<void()>& interpret);
+
   struct State;
   std::shared_ptr<State> state_;
 };
