@@ -11,6 +11,7 @@ packages=(
   libdlpack-dev nlohmann-json3-dev libcli11-dev libfmt-dev libspdlog-dev libxxhash-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev llvm
+  libopenmpi-dev openmpi-bin
   python3 python3-dev python3-venv
 )
 
