@@ -23,3 +23,15 @@ endif()
 # CUDA needs only the toolkit's headers at build time (the driver, NVRTC and cuBLAS are loaded at
 # run time); found here, once, so the library and the tests see the same answer.
 find_package(CUDAToolkit QUIET)
+# MPI only for the optional component src/dist/ (SWITCHYARD_DIST); the core library never links it.
+set(SWITCHYARD_DIST_BUILT OFF)
+if(NOT SWITCHYARD_DIST STREQUAL "OFF")
+  find_package(MPI COMPONENTS CXX)
+  if(MPI_CXX_FOUND)
+    set(SWITCHYARD_DIST_BUILT ON)
+  elseif(SWITCHYARD_DIST STREQUAL "ON")
+    message(FATAL_ERROR "SWITCHYARD_DIST=ON needs MPI (libopenmpi-dev, or libmpich-dev)")
+  else()
+    message(STATUS "MPI not found: building without switchyard_dist (make deps installs Open MPI)")
+  endif()
+endif()

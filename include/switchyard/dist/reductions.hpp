@@ -1,0 +1,36 @@
+// Reductions over every element of a distributed array, with the result on every rank.
+// float32 and float64 arrays; the results are float64 (float32 data is summed in float64).
+#pragma once
+
+#include <cstdint>
+
+#include "switchyard/dist/dist_array.hpp"
+
+namespace switchyard::dist {
+
+enum class Summation {
+  // Each block of rows (layout.hpp) is summed by Switchyard on the rank that holds it; all
+  // block partials are exchanged and added pairwise in block order, the same on every rank.
+  // The result is bit-identical for any number of ranks and on every rank, provided each block
+  // is summed on the same kind of device (a CPU and a GPU add in different orders).
+  Reproducible,
+  // One local sum per rank, added by MPI_Allreduce: one collective of 8 bytes, but the last
+  // bits change with the number of ranks.
+  Fast,
+};
+
+double sum(const DistArray& a, Summation mode = Summation::Reproducible);
+double mean(const DistArray& a, Summation mode = Summation::Reproducible);  // NaN when empty
+// The 2-norm of all elements (Frobenius for a matrix): sqrt of the summed squares, which
+// overflow float64 only for elements beyond about 1e154.
+double norm(const DistArray& a, Summation mode = Summation::Reproducible);
+
+// Exact whatever the order of combining, so bit-identical at any number of ranks without a
+// mode. NaN propagates; argmin/argmax give the first occurrence's flat (row-major) global index,
+// a NaN's first when there is one, as NumPy. ValueError when the array is empty.
+double min(const DistArray& a);
+double max(const DistArray& a);
+std::int64_t argmin(const DistArray& a);
+std::int64_t argmax(const DistArray& a);
+
+}  // namespace switchyard::dist

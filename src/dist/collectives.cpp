@@ -1,0 +1,78 @@
+#include "dist/collectives.hpp"
+
+#include <limits>
+#include <numeric>
+#include <string>
+
+namespace switchyard::dist {
+namespace {
+
+// MPI 3's counts and displacements are int: a collective moves less than 2 GiB per rank.
+std::vector<int> as_mpi_counts(std::span<const std::int64_t> counts, const char* call) {
+  std::vector<int> out;
+  out.reserve(counts.size());
+  std::int64_t total = 0;
+  for (const std::int64_t c : counts) {
+    total += c;
+    if (total > std::numeric_limits<int>::max())
+      throw ValueError(std::string(call) + ": " + std::to_string(total) +
+                       " bytes exceed MPI's int counts (2 GiB per rank in one collective); " +
+                       "spread the array over more ranks");
+    out.push_back(static_cast<int>(c));
+  }
+  return out;
+}
+
+std::vector<int> displacements(const std::vector<int>& counts) {
+  std::vector<int> out(counts.size(), 0);
+  std::exclusive_scan(counts.begin(), counts.end(), out.begin(), 0);
+  return out;
+}
+
+}  // namespace
+
+void check_mpi(int code, const char* call) {
+  if (code == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  throw CommunicationError(std::string(call) + " failed: " + std::string(text, length));
+}
+
+std::vector<std::byte> allgatherv(const Communicator& comm, std::span<const std::byte> mine,
+                                  std::span<const std::int64_t> counts) {
+  const std::vector<int> n = as_mpi_counts(counts, "MPI_Allgatherv");
+  const std::vector<int> at = displacements(n);
+  std::vector<std::byte> all(static_cast<std::size_t>(at.back() + n.back()));
+  check_mpi(MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_BYTE, all.data(),
+                           n.data(), at.data(), MPI_BYTE, comm.native()),
+            "MPI_Allgatherv");
+  return all;
+}
+
+std::vector<std::byte> alltoallv(const Communicator& comm, std::span<const std::byte> send,
+                                 std::span<const std::int64_t> send_counts,
+                                 std::span<const std::int64_t> recv_counts) {
+  const std::vector<int> out = as_mpi_counts(send_counts, "MPI_Alltoallv");
+  const std::vector<int> in = as_mpi_counts(recv_counts, "MPI_Alltoallv");
+  const std::vector<int> out_at = displacements(out), in_at = displacements(in);
+  std::vector<std::byte> received(static_cast<std::size_t>(in_at.back() + in.back()));
+  check_mpi(MPI_Alltoallv(send.data(), out.data(), out_at.data(), MPI_BYTE, received.data(),
+                          in.data(), in_at.data(), MPI_BYTE, comm.native()),
+            "MPI_Alltoallv");
+  return received;
+}
+
+double allreduce_sum(const Communicator& comm, double value) {
+  double total = 0;
+  check_mpi(MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm.native()), "MPI_Allreduce");
+  return total;
+}
+
+std::vector<std::byte> host_bytes(const Array& a) {
+  std::vector<std::byte> bytes(a.nbytes());
+  a.to_host(bytes.data(), bytes.size());
+  return bytes;
+}
+
+}  // namespace switchyard::dist

@@ -1,0 +1,88 @@
+#include "switchyard/dist/layout.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <string>
+
+#include "switchyard/error.hpp"
+
+namespace switchyard::dist {
+namespace {
+
+void require_sizes(const char* function, std::int64_t rows, int ranks, std::int64_t block_rows) {
+  if (rows < 0)
+    throw ValueError(std::string(function) + ": rows must be >= 0, given " + std::to_string(rows));
+  if (ranks <= 0)
+    throw ValueError(std::string(function) + ": ranks must be positive, given " +
+                     std::to_string(ranks));
+  if (block_rows <= 0)
+    throw ValueError(std::string(function) + ": block_rows must be positive, given " +
+                     std::to_string(block_rows));
+}
+
+std::int64_t block_count(std::int64_t rows, std::int64_t block_rows) {
+  return (rows + block_rows - 1) / block_rows;
+}
+
+}  // namespace
+
+Layout::Layout(std::int64_t rows, std::int64_t block_rows, bool replicated,
+               std::vector<std::int64_t> block_starts)
+    : rows_(rows),
+      block_rows_(block_rows),
+      replicated_(replicated),
+      block_starts_(std::move(block_starts)) {}
+
+Layout Layout::row_blocks(std::int64_t rows, int ranks, std::int64_t block_rows) {
+  require_sizes("Layout::row_blocks", rows, ranks, block_rows);
+  const std::int64_t blocks = block_count(rows, block_rows);
+  std::vector<std::int64_t> starts(static_cast<std::size_t>(ranks) + 1);
+  for (int r = 0; r <= ranks; ++r) starts[r] = r * blocks / ranks;
+  return Layout(rows, block_rows, false, std::move(starts));
+}
+
+Layout Layout::row_blocks(std::int64_t rows, std::span<const std::int64_t> blocks_per_rank,
+                          std::int64_t block_rows) {
+  require_sizes("Layout::row_blocks", rows, static_cast<int>(blocks_per_rank.size()), block_rows);
+  if (std::any_of(blocks_per_rank.begin(), blocks_per_rank.end(),
+                  [](std::int64_t b) { return b < 0; }))
+    throw ValueError("Layout::row_blocks: every rank's block count must be >= 0");
+  const std::int64_t blocks = block_count(rows, block_rows);
+  const std::int64_t given =
+      std::accumulate(blocks_per_rank.begin(), blocks_per_rank.end(), std::int64_t{0});
+  if (given != blocks)
+    throw ValueError("Layout::row_blocks: the block counts must add up to the " +
+                     std::to_string(blocks) + " blocks of " + std::to_string(rows) +
+                     " rows in blocks of " + std::to_string(block_rows) + ", given " +
+                     std::to_string(given));
+  std::vector<std::int64_t> starts(blocks_per_rank.size() + 1, 0);
+  std::inclusive_scan(blocks_per_rank.begin(), blocks_per_rank.end(), starts.begin() + 1);
+  return Layout(rows, block_rows, false, std::move(starts));
+}
+
+Layout Layout::replicated(std::int64_t rows, int ranks, std::int64_t block_rows) {
+  require_sizes("Layout::replicated", rows, ranks, block_rows);
+  return Layout(rows, block_rows, true, std::vector<std::int64_t>(ranks + 1, 0));
+}
+
+std::int64_t Layout::blocks() const {
+  return block_count(rows_, block_rows_);
+}
+
+std::int64_t Layout::first_block(int rank) const {
+  return replicated_ ? 0 : block_starts_.at(rank);
+}
+
+std::int64_t Layout::blocks_of(int rank) const {
+  return replicated_ ? blocks() : block_starts_.at(rank + 1) - block_starts_.at(rank);
+}
+
+std::int64_t Layout::first_row(int rank) const {
+  return std::min(rows_, first_block(rank) * block_rows_);
+}
+
+std::int64_t Layout::rows_of(int rank) const {
+  return std::min(rows_, (first_block(rank) + blocks_of(rank)) * block_rows_) - first_row(rank);
+}
+
+}  // namespace switchyard::dist
