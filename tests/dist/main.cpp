@@ -6,7 +6,8 @@
 
 int main(int argc, char** argv) {
   switchyard::dist::Environment mpi(argc, argv);
-  ::testing::InitGoogleTest(&argc, argv);
+  // Before InitGoogleTest, which picks the printer (a command-line flag still overrides it).
   if (switchyard::dist::Communicator().rank() != 0) GTEST_FLAG_SET(brief, true);
+  ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
