@@ -36,7 +36,7 @@ std::vector<T> allgatherv(const Communicator& comm, std::span<const T> mine,
   for (std::int64_t& b : bytes) b *= static_cast<std::int64_t>(sizeof(T));
   const std::vector<std::byte> all = allgatherv(comm, std::as_bytes(mine), bytes);
   std::vector<T> values(all.size() / sizeof(T));
-  std::memcpy(values.data(), all.data(), all.size());
+  if (!all.empty()) std::memcpy(values.data(), all.data(), all.size());  // no null pointers
   return values;
 }
 
