@@ -80,19 +80,15 @@ bool replaces(const Candidate& next, const Candidate& best, Extreme extreme) {
 
 Candidate global_extreme(std::string_view function, const DistArray& a, Extreme extreme) {
   require_float(function, a);
-  const Candidate mine = local_candidate(a, extreme);
-  if (a.layout().is_replicated()) {
-    if (!mine.present)
-      throw ValueError(std::string(function) + ": the array is empty, and " +
-                       std::string(function) + " of no elements has no value");
-    return mine;
+  Candidate best = local_candidate(a, extreme);
+  if (!a.layout().is_replicated()) {
+    const std::vector<std::int64_t> ones(a.communicator().size(), 1);
+    const std::vector<Candidate> all =
+        allgatherv(a.communicator(), std::span<const Candidate>(&best, 1), std::span(ones));
+    best = {};
+    for (const Candidate& c : all)
+      if (replaces(c, best, extreme)) best = c;
   }
-  const std::vector<std::int64_t> ones(a.communicator().size(), 1);
-  const std::vector<Candidate> all =
-      allgatherv(a.communicator(), std::span<const Candidate>(&mine, 1), std::span(ones));
-  Candidate best;
-  for (const Candidate& c : all)
-    if (replaces(c, best, extreme)) best = c;
   if (!best.present)
     throw ValueError(std::string(function) + ": the array is empty, and " + std::string(function) +
                      " of no elements has no value");

@@ -1,7 +1,7 @@
 // A distributed array: this rank's rows of a global array (a local Switchyard array) and the
 // layout that says which rows every rank holds. Work on the local rows is ordinary Switchyard
-// work, lazy and fused, on this rank's devices; only the functions of redistribute.hpp,
-// reductions.hpp and linalg.hpp communicate, and each says so.
+// work, lazy and fused, on this rank's devices; only the functions of redistribute.hpp and
+// reductions.hpp communicate, and each says so.
 #pragma once
 
 #include <concepts>
