@@ -65,6 +65,7 @@ TEST(DistRedistribute, LocalWorkKeepsTheLayout) {
   const DistArray a = DistArray::distribute(x, layout), b = DistArray::distribute(y, layout);
   const DistArray c = map([](const Array& p, const Array& q) { return p * q + sin(p); }, a, b);
   EXPECT_EQ(c.layout(), layout);
+  EXPECT_TRUE(c.local().pending()) << "map ran its work instead of leaving it to fuse";
   // Elementwise, so within float32 rounding of the whole array's result (the device the
   // scheduler picks, and its sin, may differ with the size of the local part).
   const std::vector<float> got = gather(c).to_vector<float>();
