@@ -19,7 +19,10 @@ std::vector<double> local_block_partials(const DistArray& a, BlockFold fold) {
   const std::int64_t block = a.layout().block_rows();
   const std::int64_t full = rows / block, short_rows = rows % block;
   const Array x = a.local().reshape({rows, per_row});
-  // Only the array's last block can be short, and it is a kernel of its own.
+  // The full blocks are the rows of one reduction: Switchyard folds each row in an order fixed
+  // by the row alone, whatever the rows around it, so a block's partial does not depend on how
+  // many blocks a rank holds (tests/dist/reductions_test.cpp checks it against a kernel per
+  // block). Only the array's last block can be short, and it is a kernel of its own.
   std::vector<Array> partials;
   if (full > 0)
     partials.push_back(folded(x.slice(0, 0, full * block).reshape({full, block * per_row}), fold));

@@ -28,12 +28,12 @@ void PrintTo(const Case& c, std::ostream* out) {
   *out << c.rows << "x" << c.columns << " " << name(c.dtype) << " in blocks of " << c.block_rows;
 }
 
-// Sizes that leave a short last block, and (10 rows in blocks of 4) ranks with no rows at 4 ranks.
 const Case kCases[] = {
-    {1000, 3, 7, DType::Float32},
-    {1000, 3, 7, DType::Float64},
-    {4099, 0, 64, DType::Float32},
-    {10, 0, 4, DType::Float64},
+    {1000, 3, 7, DType::Float32},       // the last block short (6 rows)
+    {1000, 3, 7, DType::Float64},       // the same in float64
+    {4099, 0, 64, DType::Float32},      // a vector, the last block of 3
+    {10, 0, 4, DType::Float64},         // 3 blocks: at 4 ranks, one has no rows
+    {99005, 0, 33000, DType::Float32},  // blocks longer than a CPU reduction chunk (32768)
 };
 
 // The reproducible sum's definition, computed independently: each block of the whole array
