@@ -10,12 +10,14 @@ namespace switchyard::dist {
 
 enum class BlockFold { Sum, SumOfSquares };
 
-// The fold of each block this rank holds, in block order (layout().blocks_of(rank) values), each
-// computed by Switchyard in float64 from that block's elements alone: it does not depend on which
-// rank holds the block or on what else that rank holds.
+// The fold of each block this rank holds, in block order (layout().blocks_of(rank) values). The
+// local rows are read to the host once (the work that makes them runs where the scheduler puts
+// it) and each block's elements, widened to float64 and squared there when asked, are added by
+// fixed_order_sum: a block's partial depends on its elements alone, not on the device, the rank
+// that holds it or what else that rank holds.
 std::vector<double> local_block_partials(const DistArray& a, BlockFold fold);
 
-// The fold of all this rank's elements, in one kernel.
+// The fold of all this rank's elements, by Switchyard in one kernel wherever it runs.
 double local_fold(const DistArray& a, BlockFold fold);
 
 }  // namespace switchyard::dist

@@ -7,6 +7,7 @@
 
 #include "dist/block_partials.hpp"
 #include "dist/collectives.hpp"
+#include "dist/fixed_order_sum.hpp"
 #include "dist/rows.hpp"
 #include "switchyard/ops.hpp"
 
@@ -17,15 +18,6 @@ void require_float(std::string_view function, const DistArray& a) {
   if (!is_floating(a.dtype()))
     throw DTypeError(std::string(function) + ": takes float32 or float64 arrays, given " +
                      std::string(name(a.dtype())) + "; convert the local rows with astype");
-}
-
-// Halves, recursively, in block order: the one fixed order every rank and rank count share,
-// with an error growing as log2 of the block count.
-double pairwise_sum(std::span<const double> values) {
-  if (values.empty()) return 0;
-  if (values.size() == 1) return values[0];
-  const std::size_t half = values.size() / 2;
-  return pairwise_sum(values.first(half)) + pairwise_sum(values.subspan(half));
 }
 
 std::vector<std::int64_t> blocks_per_rank(const Layout& layout) {
@@ -41,11 +33,13 @@ double summed(std::string_view function, const DistArray& a, BlockFold fold, Sum
     const double mine = local_fold(a, fold);
     return replicated ? mine : allreduce_sum(a.communicator(), mine);
   }
-  const std::vector<double> mine = local_block_partials(a, fold);
-  if (replicated) return pairwise_sum(mine);
+  // Every rank adds all block partials in block order, the order the blocks' elements have.
+  std::vector<double> mine = local_block_partials(a, fold);
+  if (replicated) return fixed_order_sum(mine);
   const std::vector<std::int64_t> counts = blocks_per_rank(a.layout());
-  return pairwise_sum(
-      allgatherv(a.communicator(), std::span<const double>(mine), std::span(counts)));
+  std::vector<double> all =
+      allgatherv(a.communicator(), std::span<const double>(mine), std::span(counts));
+  return fixed_order_sum(all);
 }
 
 enum class Extreme { Min, Max };

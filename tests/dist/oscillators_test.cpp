@@ -28,8 +28,9 @@ struct Run {
   Coupling coupling;
 };
 
-// Bits match only when every rank computes on one kind of device, as the one-process run does:
-// pinned to the CPU (see DistReductions).
+// The step's products and row sums are Switchyard kernels, whose order of adding depends on the
+// device that runs them: the bits match only when every rank computes on the device the
+// one-process run uses, so this pins the CPU.
 class DistOscillators : public ::testing::TestWithParam<Run> {
   DeviceScope cpu_{"cpu:0"};
 };

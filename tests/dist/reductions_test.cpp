@@ -7,7 +7,8 @@
 #include <cmath>
 #include <limits>
 #include <ostream>
-#include <span>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "dist_support.hpp"
@@ -33,24 +34,34 @@ const Case kCases[] = {
     {1000, 3, 7, DType::Float64},       // the same in float64
     {4099, 0, 64, DType::Float32},      // a vector, the last block of 3
     {10, 0, 4, DType::Float64},         // 3 blocks: at 4 ranks, one has no rows
-    {99005, 0, 33000, DType::Float32},  // blocks longer than a CPU reduction chunk (32768)
+    {99005, 0, 33000, DType::Float32},  // long blocks: 16 levels of pairs, odd counts in several
 };
 
-// The reproducible sum's definition, computed independently: each block of the whole array
-// summed in float64 by a kernel of its own, the partials added by halves in block order.
-double pairwise(std::span<const double> v) {
-  if (v.size() == 1) return v[0];
-  return pairwise(v.first(v.size() / 2)) + pairwise(v.subspan(v.size() / 2));
+// The reproducible sum's definition, computed again over the whole array in this process: each
+// block's elements in float64, then the block partials, added neighbour to neighbour level by
+// level with an odd last value carried up.
+double by_levels(std::vector<double> level) {
+  if (level.empty()) return 0;
+  while (level.size() > 1) {
+    std::vector<double> next;
+    for (std::size_t i = 0; i + 1 < level.size(); i += 2) next.push_back(level[i] + level[i + 1]);
+    if (level.size() % 2 == 1) next.push_back(level.back());
+    level = std::move(next);
+  }
+  return level[0];
 }
 
 double reference_block_sum(const Array& global, std::int64_t block_rows, bool squares) {
+  const std::vector<double> x = global.to_vector<double>();
+  const auto per_block = static_cast<std::size_t>(block_rows * (global.size() / global.shape()[0]));
   std::vector<double> partials;
-  for (std::int64_t first = 0; first < global.shape()[0]; first += block_rows) {
-    const Array block = global.slice(0, first, std::min(first + block_rows, global.shape()[0]))
-                            .astype(DType::Float64);
-    partials.push_back(sum(squares ? block * block : block).item<double>());
+  for (std::size_t first = 0; first < x.size(); first += per_block) {
+    std::vector<double> block(x.begin() + first, x.begin() + std::min(first + per_block, x.size()));
+    if (squares)
+      for (double& v : block) v *= v;
+    partials.push_back(by_levels(block));
   }
-  return pairwise(partials);
+  return by_levels(partials);
 }
 
 struct PlainSum {
@@ -72,12 +83,9 @@ double sum_bound(const Array& global, double magnitude) {
   return static_cast<double>(global.size()) * std::numeric_limits<double>::epsilon() * magnitude;
 }
 
-// The partials must come from one kind of device for the bits to match: a CPU and an OpenCL
-// device add a block's elements in different orders, and the scheduler may choose differently
-// for a rank's part than for the whole array. So this test pins its work to the CPU.
-class DistReductions : public ::testing::TestWithParam<Case> {
-  DeviceScope cpu_{"cpu:0"};
-};
+// Not pinned to a device: the reproducible mode must give the same bits wherever the scheduler
+// puts the work.
+class DistReductions : public ::testing::TestWithParam<Case> {};
 
 TEST_P(DistReductions, ReproducibleSumIsTheBlockOrderSumOnEveryRank) {
   const Case c = GetParam();
@@ -95,6 +103,31 @@ TEST_P(DistReductions, ReproducibleSumIsTheBlockOrderSumOnEveryRank) {
     EXPECT_NEAR(squares ? got * got : got, plain.total, sum_bound(global, plain.magnitude));
   }
   EXPECT_TRUE(same_bits(mean(a), sum(a) / static_cast<double>(global.size())));
+}
+
+// The local rows made (doubled: exact everywhere) and read on each device in turn, and on the
+// CPU's one-thread and all-core paths: the reproducible results must not change in any bit.
+std::vector<std::string> every_place_work_runs() {
+  std::vector<std::string> ids = {"cpu:0/inline", "cpu:0/parallel"};
+  for (const DeviceInfo& d : devices()) ids.push_back(d.id());
+  return ids;
+}
+
+TEST_P(DistReductions, ReproducibleSumIsTheSameWhereverTheWorkRuns) {
+  const Case c = GetParam();
+  const Communicator comm;
+  const Array global = global_array(c.rows, c.columns, c.dtype);
+  const DistArray a =
+      DistArray::distribute(global, Layout::row_blocks(c.rows, comm.size(), c.block_rows));
+  const Array twice = global * 2.0;
+  const double want_sum = reference_block_sum(twice, c.block_rows, false);
+  const double want_norm = std::sqrt(reference_block_sum(twice, c.block_rows, true));
+  for (const std::string& id : every_place_work_runs()) {
+    DeviceScope on(id);
+    const DistArray doubled = map([](const Array& x) { return x * 2.0; }, a);
+    EXPECT_TRUE(same_bits(sum(doubled), want_sum)) << "on " << id;
+    EXPECT_TRUE(same_bits(norm(doubled), want_norm)) << "on " << id;
+  }
 }
 
 TEST_P(DistReductions, FastSumIsWithinTheBound) {

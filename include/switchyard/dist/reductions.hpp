@@ -9,10 +9,12 @@
 namespace switchyard::dist {
 
 enum class Summation {
-  // Each block of rows (layout.hpp) is summed by Switchyard on the rank that holds it; all
-  // block partials are exchanged and added pairwise in block order, the same on every rank.
-  // The result is bit-identical for any number of ranks and on every rank, provided each block
-  // is summed on the same kind of device (a CPU and a GPU add in different orders).
+  // The rank that holds a block of rows (layout.hpp) adds its elements on the host in one fixed
+  // pairwise order, in float64; all block partials are exchanged and added in that order too,
+  // the same on every rank. The result is bit-identical for any number of ranks, on every rank,
+  // whichever devices computed the array. The cost beside Fast: one read of the local rows to
+  // the host (the work that makes them still runs on the devices), a host pass over them, and
+  // an allgather of one float64 per block.
   Reproducible,
   // One local sum per rank, added by MPI_Allreduce: one collective of 8 bytes, but the last
   // bits change with the number of ranks.
