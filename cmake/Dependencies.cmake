@@ -29,6 +29,17 @@ if(NOT SWITCHYARD_DIST STREQUAL "OFF")
   find_package(MPI COMPONENTS CXX)
   if(MPI_CXX_FOUND)
     set(SWITCHYARD_DIST_BUILT ON)
+    # The environment of the tests run under mpiexec (C++ and Python), as Open MPI's settings in
+    # variables, which MPICH ignores: more ranks than cores (CI has 2); idle ranks that yield
+    # their core instead of busy-polling it; no binding, since Open MPI binds each of up to 2
+    # ranks to one core, which leaves oneTBB no worker thread (and a warning) there and not at 3
+    # or 4 ranks; and running as root, as CI containers do.
+    set(SWITCHYARD_MPI_TEST_ENVIRONMENT
+      OMPI_MCA_rmaps_base_oversubscribe=1
+      OMPI_MCA_mpi_yield_when_idle=1
+      OMPI_MCA_hwloc_base_binding_policy=none
+      OMPI_ALLOW_RUN_AS_ROOT=1
+      OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
   elseif(SWITCHYARD_DIST STREQUAL "ON")
     message(FATAL_ERROR "SWITCHYARD_DIST=ON needs MPI (libopenmpi-dev, or libmpich-dev)")
   else()
