@@ -1,7 +1,7 @@
 """Prints the reproducible sum, norm and mean of a distributed array as their float64 bit
-patterns in hexadecimal, on rank 0, as tests/dist/print_sums.cpp does from C++ for the same arguments and elements (see
-there): the two must agree in every bit. Arguments: rows, columns (0 for a vector), block_rows,
-float32|float64."""
+patterns in hexadecimal, on rank 0, as tests/dist/print_sums.cpp does from C++ for the same
+arguments and elements (see there): the two must agree in every bit. Arguments: rows, columns
+(0 for a vector), block_rows, float32|float64."""
 
 import sys
 
