@@ -67,7 +67,8 @@ ir::Kernel every_op(DType t, bool fp64 = true) {
     for (OpCode op : {OpCode::IsNan, OpCode::IsInf, OpCode::IsFinite, OpCode::SignBit})
       v = b.where(b.unary(op, v, DType::Bool), v, x);
     v = bin(OpCode::Div, v, x);
-    for (OpCode op : {OpCode::Atan2, OpCode::Hypot, OpCode::CopySign, OpCode::LogAddExp})
+    for (OpCode op :
+         {OpCode::Atan2, OpCode::Hypot, OpCode::CopySign, OpCode::NextAfter, OpCode::LogAddExp})
       v = bin(op, v, y);
   }
   std::int32_t m = b.binary(OpCode::Eq, v, x, DType::Bool);

@@ -242,6 +242,8 @@ double float_reference(OpCode op, T a, T b) {
       return std::hypot(x, y);
     case OpCode::CopySign:
       return std::copysign(a, b);
+    case OpCode::NextAfter:
+      return std::nextafter(a, b);
     case OpCode::LogAddExp: {  // NumPy's formula in T: a result near 0 cancels as NumPy's does
       if (a == b) return a + static_cast<T>(std::log(2.0));
       const T d = a - b;
@@ -408,6 +410,7 @@ const std::vector<OpCase>& op_cases() {
       {OpCode::Log10, flt},
       {OpCode::Hypot, flt},
       {OpCode::CopySign, flt},
+      {OpCode::NextAfter, flt},
       {OpCode::LogAddExp, flt},
   };
   return cases;

@@ -139,12 +139,13 @@ TEST(KernelIR, EveryOpcodeHasItsOwnNameAndArity) {
   }
   for (OpCode op : {OpCode::Asin, OpCode::Acosh, OpCode::Expm1, OpCode::Log10, OpCode::SignBit})
     EXPECT_EQ(arity(op), 1) << name(op);
-  for (OpCode op :
-       {OpCode::Hypot, OpCode::CopySign, OpCode::LogAddExp, OpCode::ShiftLeft, OpCode::ShiftRight})
+  for (OpCode op : {OpCode::Hypot, OpCode::CopySign, OpCode::NextAfter, OpCode::LogAddExp,
+                    OpCode::ShiftLeft, OpCode::ShiftRight})
     EXPECT_EQ(arity(op), 2) << name(op);
   EXPECT_EQ(name(OpCode::Where), "where");
   EXPECT_TRUE(is_transcendental(OpCode::Sinh) && is_transcendental(OpCode::LogAddExp));
-  EXPECT_FALSE(is_transcendental(OpCode::CopySign) || is_transcendental(OpCode::ShiftLeft));
+  EXPECT_FALSE(is_transcendental(OpCode::CopySign) || is_transcendental(OpCode::NextAfter) ||
+               is_transcendental(OpCode::ShiftLeft));
 }
 
 TEST(KernelIR, SignBitIsAClassification) {

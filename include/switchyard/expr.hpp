@@ -19,10 +19,10 @@
 //   invert isfinite isinf isnan log log10 log1p log2 logical_not negative round sign signbit sin
 //   sinh sqrt tan tanh trunc (one argument); add arctan2 bitwise_and bitwise_or bitwise_xor
 //   copysign divide equal floor_divide greater greater_equal hypot left_shift less less_equal
-//   logaddexp logical_and logical_or logical_xor matmul maximum minimum mod multiply not_equal
-//   power right_shift subtract (two); the Python array API's names are other names of the same
-//   functions: acos acosh asin asinh atan atanh atan2 pow bitwise_invert (and bitwise_not)
-//   bitwise_left_shift bitwise_right_shift; where(cond, x, y);
+//   logaddexp logical_and logical_or logical_xor matmul maximum minimum mod multiply nextafter
+//   not_equal power right_shift subtract (two); the Python array API's names are other names of
+//   the same functions: acos acosh asin asinh atan atanh atan2 pow bitwise_invert (and
+//   bitwise_not) bitwise_left_shift bitwise_right_shift; where(cond, x, y);
 //   reductions argmax argmin max mean min prod sum, over everything or, as in sum(x, -1), over
 //   one axis given as an integer literal.
 //

@@ -32,6 +32,10 @@ SWITCHYARD_BINARY(maximum)
 SWITCHYARD_BINARY(arctan2)
 SWITCHYARD_BINARY(hypot)     // sqrt(a*a + b*b) without overflow; inf if either is infinite
 SWITCHYARD_BINARY(copysign)  // |a| with b's sign bit (so -0.0 and negative NaNs count)
+// The next representable value after a toward b, as C's nextafter: NaN if either is NaN, b where
+// a == b (so nextafter(-0.0, 0.0) is 0.0); ±0 toward a nonzero gives the smallest subnormal of
+// b's sign, which an OpenCL device without denormals may flush to ±0.
+SWITCHYARD_BINARY(nextafter)
 // log(exp(a) + exp(b)) without overflow, as max(a, b) + log1p(exp(-|a - b|)); as NumPy,
 // logaddexp(inf, inf) is inf and logaddexp(-inf, -inf) is -inf.
 SWITCHYARD_BINARY(logaddexp)

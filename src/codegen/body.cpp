@@ -137,6 +137,9 @@ class Ops {
       case OpCode::CopySign:
         if (!is_floating(t)) undefined(in.op, t);
         return math("copysign", t, a, b);
+      case OpCode::NextAfter:
+        if (!is_floating(t)) undefined(in.op, t);
+        return math("nextafter", t, a, b);
       case OpCode::LogAddExp:
         if (!is_floating(t)) undefined(in.op, t);
         return call(logaddexp(t), a, b);

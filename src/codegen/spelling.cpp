@@ -188,6 +188,18 @@ constexpr GlslMath kGlslMath[] = {
      "float sy_copysign(float a, float b) {\n"
      "  return uintBitsToFloat((floatBitsToUint(a) & 0x7fffffffu) | (floatBitsToUint(b) & "
      "0x80000000u));\n}\n"},
+    // On the bits: b beyond a on a's side of zero makes |a| one step larger, anything else one
+    // step smaller. Integer work only, so subnormals are exact even where a device flushes them.
+    {"nextafter",
+     {},
+     "float sy_nextafter(float a, float b) {\n"
+     "  uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);\n"
+     "  uint ma = ua & 0x7fffffffu, mb = ub & 0x7fffffffu;\n"
+     "  if (ma > 0x7f800000u || mb > 0x7f800000u) return a + b;\n"
+     "  if (ua == ub || (ma | mb) == 0u) return b;\n"
+     "  if (ma == 0u) return uintBitsToFloat((ub & 0x80000000u) | 1u);\n"
+     "  bool away = ((ua ^ ub) & 0x80000000u) == 0u && mb > ma;\n"
+     "  return uintBitsToFloat(away ? ua + 1u : ua - 1u);\n}\n"},
     // Exact, as C's: |a| is reduced by |b| scaled into its binade, each subtraction exact
     // (Sterbenz), the exponent falling by one at least per step.
     {"fmod",
@@ -444,6 +456,21 @@ constexpr GlslMath kGlslMath64[] = {
   uvec2 u = unpackDouble2x32(a);
   u.y = (u.y & 0x7fffffffu) | (unpackDouble2x32(b).y & 0x80000000u);
   return packDouble2x32(u);
+}
+)"},
+    // As the float32 form, on the 64 bits.
+    {"nextafter",
+     {},
+     R"(double sy_nextafter_f64(double a, double b) {
+  uvec2 u = unpackDouble2x32(a), v = unpackDouble2x32(b);
+  uint64_t ua = (uint64_t(u.y) << 32) | uint64_t(u.x), ub = (uint64_t(v.y) << 32) | uint64_t(v.x);
+  uint64_t ma = ua & 0x7ffffffffffffffful, mb = ub & 0x7ffffffffffffffful;
+  if (ma > 0x7ff0000000000000ul || mb > 0x7ff0000000000000ul) return a + b;
+  if (ua == ub || (ma | mb) == 0ul) return b;
+  if (ma == 0ul) return sy_make_f64(v.y & 0x80000000u, 1u);
+  bool away = ((ua ^ ub) >> 63) == 0ul && mb > ma;
+  uint64_t r = away ? ua + 1ul : ua - 1ul;
+  return sy_make_f64(uint(r >> 32), uint(r));
 }
 )"},
     // x 2^n with one rounding (musl's scalbn): at most two steps of 2^±969 or 2^1023 first.

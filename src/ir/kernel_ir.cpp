@@ -21,21 +21,21 @@ struct OpInfo {
 };
 
 constexpr std::array<OpInfo, kOpCodeCount> kOps = {{
-    {"load", 0, false},    {"scalar", 0, false},   {"neg", 1, false},      {"abs", 1, false},
-    {"sign", 1, false},    {"not", 1, false},      {"exp", 1, true},       {"log", 1, true},
-    {"sqrt", 1, false},    {"sin", 1, true},       {"cos", 1, true},       {"tan", 1, true},
-    {"tanh", 1, true},     {"asin", 1, true},      {"acos", 1, true},      {"atan", 1, true},
-    {"sinh", 1, true},     {"cosh", 1, true},      {"asinh", 1, true},     {"acosh", 1, true},
-    {"atanh", 1, true},    {"expm1", 1, true},     {"log1p", 1, true},     {"log2", 1, true},
-    {"log10", 1, true},    {"floor", 1, false},    {"ceil", 1, false},     {"round", 1, false},
-    {"trunc", 1, false},   {"isnan", 1, false},    {"isinf", 1, false},    {"isfinite", 1, false},
-    {"signbit", 1, false}, {"cast", 1, false},     {"add", 2, false},      {"sub", 2, false},
-    {"mul", 2, false},     {"div", 2, false},      {"floordiv", 2, false}, {"mod", 2, false},
-    {"pow", 2, true},      {"min", 2, false},      {"max", 2, false},      {"atan2", 2, true},
-    {"hypot", 2, true},    {"copysign", 2, false}, {"logaddexp", 2, true}, {"eq", 2, false},
-    {"ne", 2, false},      {"lt", 2, false},       {"le", 2, false},       {"gt", 2, false},
-    {"ge", 2, false},      {"and", 2, false},      {"or", 2, false},       {"xor", 2, false},
-    {"shl", 2, false},     {"shr", 2, false},      {"where", 3, false},
+    {"load", 0, false},    {"scalar", 0, false},   {"neg", 1, false},       {"abs", 1, false},
+    {"sign", 1, false},    {"not", 1, false},      {"exp", 1, true},        {"log", 1, true},
+    {"sqrt", 1, false},    {"sin", 1, true},       {"cos", 1, true},        {"tan", 1, true},
+    {"tanh", 1, true},     {"asin", 1, true},      {"acos", 1, true},       {"atan", 1, true},
+    {"sinh", 1, true},     {"cosh", 1, true},      {"asinh", 1, true},      {"acosh", 1, true},
+    {"atanh", 1, true},    {"expm1", 1, true},     {"log1p", 1, true},      {"log2", 1, true},
+    {"log10", 1, true},    {"floor", 1, false},    {"ceil", 1, false},      {"round", 1, false},
+    {"trunc", 1, false},   {"isnan", 1, false},    {"isinf", 1, false},     {"isfinite", 1, false},
+    {"signbit", 1, false}, {"cast", 1, false},     {"add", 2, false},       {"sub", 2, false},
+    {"mul", 2, false},     {"div", 2, false},      {"floordiv", 2, false},  {"mod", 2, false},
+    {"pow", 2, true},      {"min", 2, false},      {"max", 2, false},       {"atan2", 2, true},
+    {"hypot", 2, true},    {"copysign", 2, false}, {"nextafter", 2, false}, {"logaddexp", 2, true},
+    {"eq", 2, false},      {"ne", 2, false},       {"lt", 2, false},        {"le", 2, false},
+    {"gt", 2, false},      {"ge", 2, false},       {"and", 2, false},       {"or", 2, false},
+    {"xor", 2, false},     {"shl", 2, false},      {"shr", 2, false},       {"where", 3, false},
 }};
 static_assert(kOps.back().name == "where", "one row per OpCode, in the enum's order");
 

@@ -14,13 +14,15 @@
 //  - Operands of arithmetic, min/max and comparisons have the instruction's dtype (comparisons:
 //    both operands share one dtype, result bool). The builder inserts every cast explicitly.
 //  - Div, Exp, Log, Sqrt, Sin, Cos, Tan, Tanh, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh,
-//    Atanh, Expm1, Log1p, Log2, Log10, Atan2, Hypot, CopySign, LogAddExp, Floor, Ceil, Round,
-//    Trunc: float dtypes only, with C's special values (atanh(±1) = ±inf, log1p(-1) = -inf,
+//    Atanh, Expm1, Log1p, Log2, Log10, Atan2, Hypot, CopySign, NextAfter, LogAddExp, Floor, Ceil,
+//    Round, Trunc: float dtypes only, with C's special values (atanh(±1) = ±inf, log1p(-1) = -inf,
 //    acosh(x < 1) = NaN, ...). Round rounds half to even (NumPy's round and rint), Trunc toward
 //    zero; both give NaN and infinities back unchanged.
 //  - LogAddExp: log(exp(a) + exp(b)) without overflow, as NumPy computes it: a == b gives
 //    a + log(2) (so inf, inf gives inf and -inf, -inf gives -inf), otherwise
 //    max(a, b) + log1p(exp(-|a - b|)); a NaN operand gives NaN.
+//  - NextAfter: C's nextafter, exactly: the neighbour of a toward b (a NaN operand gives NaN,
+//    a == b gives b, ±0 toward a nonzero gives the smallest subnormal of b's sign).
 //  - IsNan, IsInf, IsFinite, SignBit: a float operand, a bool result (IsInf is true for either
 //    sign; SignBit is std::signbit: true for -0.0 and for NaNs with the sign bit set).
 //  - FloorDiv: floor(a / b); integers: rounds toward minus infinity, x // 0 == 0, and
@@ -109,6 +111,7 @@ enum class OpCode : std::uint8_t {
   Atan2,
   Hypot,
   CopySign,
+  NextAfter,
   LogAddExp,
   Eq,
   Ne,

@@ -47,6 +47,7 @@ Typing binary_typing(OpCode op, DType t, std::string_view fn) {
     case OpCode::Atan2:
     case OpCode::Hypot:
     case OpCode::CopySign:
+    case OpCode::NextAfter:
     case OpCode::LogAddExp:
       return {op, floating_result(t), floating_result(t)};
     case OpCode::Eq:
@@ -201,6 +202,7 @@ SWITCHYARD_DEFINE_BINARY(maximum, Max)
 SWITCHYARD_DEFINE_BINARY(arctan2, Atan2)
 SWITCHYARD_DEFINE_BINARY(hypot, Hypot)
 SWITCHYARD_DEFINE_BINARY(copysign, CopySign)
+SWITCHYARD_DEFINE_BINARY(nextafter, NextAfter)
 SWITCHYARD_DEFINE_BINARY(logaddexp, LogAddExp)
 SWITCHYARD_DEFINE_BINARY(equal, Eq)
 SWITCHYARD_DEFINE_BINARY(not_equal, Ne)

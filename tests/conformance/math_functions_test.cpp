@@ -5,8 +5,11 @@
 // long double; results are compared relatively (a zero must be the zero of the right sign), so
 // an absolute tolerance cannot hide a lost small value.
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 #include <functional>
 #include <limits>
+#include <type_traits>
 
 #include "conformance/conformance.hpp"
 #include "conformance/reference.hpp"
@@ -187,6 +190,89 @@ TEST_P(MathFunctions, BinaryFunctionsAtTheirEdges) {
       expect_edges(r, expected, inputs, std::string(f.name) + " " + std::string(name(t)) + " row");
     }
   }
+}
+
+// nextafter is exact, so it is compared bit for bit with std::nextafter in T, NaN with NaN.
+template <class T>
+using BitsOf = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+
+template <class T>
+void expect_next_after(const Array& got_array, const std::vector<double>& a,
+                       const std::vector<double>& b, const std::string& what) {
+  const std::vector<double> got = got_array.to_vector<double>();
+  ASSERT_EQ(got.size(), a.size()) << what;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const T want = std::nextafter(static_cast<T>(a[i]), static_cast<T>(b[i]));
+    const T g = static_cast<T>(got[i]);
+    const bool ok = std::isnan(want)
+                        ? std::isnan(g)
+                        : std::bit_cast<BitsOf<T>>(g) == std::bit_cast<BitsOf<T>>(want);
+    EXPECT_TRUE(ok) << what << ": nextafter(" << a[i] << ", " << b[i] << ") is " << g
+                    << ", expected " << want;
+  }
+}
+
+void expect_next_after(DType t, const Array& got, const std::vector<double>& a,
+                       const std::vector<double>& b, const std::string& what) {
+  ASSERT_EQ(got.dtype(), t) << what;
+  if (t == DType::Float32)
+    expect_next_after<float>(got, a, b, what);
+  else
+    expect_next_after<double>(got, a, b, what);
+}
+
+// Signed zeros, infinities, NaN, the largest finite values (toward inf they give inf) and the
+// smallest subnormals and normals (toward 0 they give ±0 and the largest subnormal).
+template <class T>
+std::vector<double> next_after_edges() {
+  const double tiny = std::numeric_limits<T>::denorm_min(), least = std::numeric_limits<T>::min(),
+               most = std::numeric_limits<T>::max();
+  return {0.0,  -0.0,  1.0,   -1.0,   1.5,  -3.25, kInf,     -kInf, kNaN,
+          most, -most, least, -least, tiny, -tiny, 2 * tiny, 1e-30, -1e-30};
+}
+
+TEST_P(MathFunctions, NextAfterIsExactForEveryPairOfEdges) {
+  for (const DType t : float_dtypes()) {
+    const std::vector<double> edges =
+        t == DType::Float32 ? next_after_edges<float>() : next_after_edges<double>();
+    std::vector<double> va, vb;
+    for (const double a : edges)
+      for (const double b : edges) va.push_back(as_dtype(a, t)), vb.push_back(as_dtype(b, t));
+    const std::int64_t n = static_cast<std::int64_t>(va.size());
+    const Array r = nextafter(host_array(va, {n}, t), host_array(vb, {n}, t));
+    expect_next_after(t, r, va, vb, "nextafter " + std::string(name(t)));
+  }
+}
+
+// Every size, so vector tails and partial blocks run; half the b's equal their a's.
+TEST_P(MathFunctions, NextAfterIsExactAtEverySize) {
+  for (const DType t : float_dtypes())
+    for (const std::int64_t n : kSizes) {
+      const auto va = random_values(n, t, 3 + n, -1e3, 1e3);
+      auto vb = random_values(n, t, 5 + n, -1e3, 1e3);
+      for (std::size_t i = 0; i < vb.size(); i += 2) vb[i] = va[i];
+      const Array r = nextafter(host_array(va, {n}, t), host_array(vb, {n}, t));
+      expect_next_after(t, r, va, vb,
+                        "nextafter " + std::string(name(t)) + " n=" + std::to_string(n));
+    }
+}
+
+// NumPy's promotion, as for copysign: bool operands give float32, integers float64, a Python
+// float stays weak against a float32 array.
+TEST_P(MathFunctions, NextAfterPromotesAsCopySign) {
+  const std::vector<double> small = {0, 1, -3}, big = {1, 0, -3};
+  const Array p = host_array({0, 1, 1}, {3}, DType::Bool),
+              q = host_array({1, 0, 1}, {3}, DType::Bool);
+  expect_next_after(DType::Float32, nextafter(p, q), {0, 1, 1}, {1, 0, 1}, "nextafter(bool)");
+  const Array f = host_array(small, {3}, DType::Float32);
+  expect_next_after(DType::Float32, nextafter(f, Scalar(2.0)), small, {2, 2, 2},
+                    "nextafter(float32, 2.0)");
+  expect_next_after(DType::Float32, nextafter(Scalar(-1), f), {-1, -1, -1}, small,
+                    "nextafter(-1, float32)");
+  if (!device_has_fp64()) return;
+  const Array i = host_array(small, {3}, DType::Int32), d = host_array(big, {3}, DType::Float64);
+  expect_next_after(DType::Float64, nextafter(i, d), small, big, "nextafter(int32, float64)");
+  expect_next_after(DType::Float64, nextafter(f, d), small, big, "nextafter(float32, float64)");
 }
 
 // The new opcodes fuse with their neighbours into one kernel, like sin and tanh.

@@ -123,6 +123,7 @@ constexpr Function kFunctions[] = {
     SWITCHYARD_BINARY("mod", mod),
     SWITCHYARD_BINARY("multiply", multiply),
     SWITCHYARD_UNARY("negative", negative),
+    SWITCHYARD_BINARY("nextafter", nextafter),
     SWITCHYARD_BINARY("not_equal", not_equal),
     SWITCHYARD_BINARY("pow", power),
     SWITCHYARD_BINARY("power", power),

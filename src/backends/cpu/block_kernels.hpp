@@ -3,7 +3,7 @@
 // values (inputs read in place, broadcasts and scalars splatted, strided inputs gathered).
 //
 // Three providers, asked in this order by block_kernel():
-//   simd_block_kernel        Highway, float32/float64 arithmetic, rounding and
+//   simd_block_kernel        Highway, float32/float64 arithmetic, rounding, nextafter and
 //                            exp/log/sin/cos/tanh/sqrt
 //   vector_math_block_kernel SLEEF, float32/float64 tan, pow, atan2, hypot, copysign,
 //                            asin/acos/atan, the hyperbolic functions and their inverses,

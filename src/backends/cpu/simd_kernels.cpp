@@ -39,6 +39,30 @@ struct MinOp { template <class D, class V> V operator()(D, V a, V b) const {
 struct MaxOp { template <class D, class V> V operator()(D, V a, V b) const {
   return hn::IfThenElse(hn::IsNaN(a), a, hn::IfThenElse(hn::IsNaN(b), b, hn::Max(a, b))); } };
 
+// clang-format on
+
+// C's nextafter on the bits, as the GLSL form (codegen/spelling.cpp): b beyond a on a's side of
+// zero makes |a| one step larger, anything else one step smaller; exact, with no libm call.
+struct NextAfterOp {
+  template <class D, class V>
+  V operator()(D d, V a, V b) const {
+    const hn::RebindToUnsigned<D> du;
+    using U = hn::TFromD<decltype(du)>;
+    const auto sign = hn::Set(du, U{1} << (8 * sizeof(U) - 1));
+    const auto inf = hn::BitCast(du, hn::Inf(d));
+    const auto one = hn::Set(du, U{1});
+    const auto ua = hn::BitCast(du, a), ub = hn::BitCast(du, b);
+    const auto ma = hn::AndNot(sign, ua), mb = hn::AndNot(sign, ub);
+    const auto away = hn::And(hn::Eq(hn::And(hn::Xor(ua, ub), sign), hn::Zero(du)), hn::Gt(mb, ma));
+    auto r = hn::IfThenElse(away, hn::Add(ua, one), hn::Sub(ua, one));
+    r = hn::IfThenElse(hn::Eq(ma, hn::Zero(du)), hn::Or(hn::And(ub, sign), one), r);
+    r = hn::IfThenElse(hn::Or(hn::Eq(ua, ub), hn::Eq(hn::Or(ma, mb), hn::Zero(du))), ub, r);
+    const auto nan = hn::Or(hn::Gt(ma, inf), hn::Gt(mb, inf));
+    return hn::IfThenElse(hn::RebindMask(d, nan), hn::Add(a, b), hn::BitCast(d, r));
+  }
+};
+
+// clang-format off
 struct NegOp   { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Neg(x); } };
 struct AbsOp   { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Abs(x); } };
 struct SqrtOp  { static constexpr bool kRanged = false; template <class D, class V> V operator()(D, V x) const { return hn::Sqrt(x); } };
@@ -225,6 +249,8 @@ BlockFn KernelFor(OpCode op) {
       return &BinaryBlock<T, MinOp>;
     case OpCode::Max:
       return &BinaryBlock<T, MaxOp>;
+    case OpCode::NextAfter:
+      return &BinaryBlock<T, NextAfterOp>;
     default:
       return nullptr;
   }
