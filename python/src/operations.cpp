@@ -25,7 +25,7 @@ const BinaryOp kBinary[] = {
     SWITCHYARD_BINARY(bitwise_or),   SWITCHYARD_BINARY(bitwise_xor),
     SWITCHYARD_BINARY(left_shift),   SWITCHYARD_BINARY(right_shift),
     SWITCHYARD_BINARY(hypot),        SWITCHYARD_BINARY(copysign),
-    SWITCHYARD_BINARY(logaddexp),
+    SWITCHYARD_BINARY(nextafter),    SWITCHYARD_BINARY(logaddexp),
 };
 #undef SWITCHYARD_BINARY
 

@@ -226,6 +226,7 @@ from ._switchyard import (  # noqa: E402,F401 - NumPy's names of these
     log2,
     log10,
     logaddexp,
+    nextafter,
     right_shift,
     signbit,
     sinh,

@@ -19,7 +19,7 @@ BINARY = {
     "less": NUMERIC, "less_equal": NUMERIC, "greater": NUMERIC, "greater_equal": NUMERIC,
     "logical_and": ["bool"], "logical_or": ["bool"], "logical_xor": ["bool"],
     "floor_divide": NUMERIC, "arctan2": FLOATS, "hypot": FLOATS, "copysign": FLOATS,
-    "logaddexp": FLOATS, "bitwise_and": ["bool", "int32", "int64"],
+    "logaddexp": FLOATS, "nextafter": FLOATS, "bitwise_and": ["bool", "int32", "int64"],
     "bitwise_or": ["bool", "int32", "int64"], "bitwise_xor": ["bool", "int32", "int64"],
     "left_shift": ["int32", "int64"], "right_shift": ["int32", "int64"],
 }
@@ -61,6 +61,37 @@ def test_every_unary_function_matches_numpy_on_every_layout(on_device, rng, dtyp
                 arg = sy.abs(x) if name in POSITIVE_DOMAIN else x
                 assert_matches(getattr(sy, name)(arg), expected,
                                rtol=1e-5 if dtype == "float32" else None)
+
+
+def assert_same_bits(got, expected):
+    """Exact results: the same dtype and bits (so the sign of zero counts), NaN for NaN."""
+    got = np.asarray(got)
+    assert got.dtype == expected.dtype, f"dtype {got.dtype}, NumPy gives {expected.dtype}"
+    nan = np.isnan(expected)
+    np.testing.assert_array_equal(np.isnan(got), nan)
+    unsigned = f"u{expected.itemsize}"
+    np.testing.assert_array_equal(got[~nan].view(unsigned), expected[~nan].view(unsigned))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_nextafter_is_numpys_bit_for_bit_at_every_pair_of_edges(on_device, dtype):
+    info = np.finfo(dtype)
+    edges = np.array([0.0, -0.0, 1.0, -1.0, 1.5, np.inf, -np.inf, np.nan, info.max, -info.max,
+                      info.tiny, -info.tiny, info.smallest_subnormal, -info.smallest_subnormal],
+                     dtype=dtype)
+    a, b = np.repeat(edges, edges.size), np.tile(edges, edges.size)
+    with np.errstate(all="ignore"):  # max toward inf overflows, tiny toward 0 underflows
+        expected = np.nextafter(a, b)
+    assert_same_bits(sy.nextafter(sy.asarray(a), sy.asarray(b)), expected)
+
+
+def test_nextafter_promotes_as_numpy(on_device):
+    i = np.array([0, 1, -3], dtype=np.int32)
+    f = np.array([1, 0, -3], dtype=np.float32)
+    assert_same_bits(sy.nextafter(sy.asarray(i), sy.asarray(f)), np.nextafter(i, f))
+    assert_same_bits(sy.nextafter(sy.asarray(i), sy.asarray(i[::-1])), np.nextafter(i, i[::-1]))
+    assert_same_bits(sy.nextafter(sy.asarray(f), 2.0), np.nextafter(f, 2.0))
+    assert_same_bits(sy.nextafter(-1, sy.asarray(f)), np.nextafter(-1, f))
 
 
 def test_views_made_on_the_switchyard_side_match_numpys(on_device, rng):
