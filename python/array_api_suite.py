@@ -6,7 +6,7 @@ Known failures are listed, each with its reason, in python/array_api_xfails.txt;
 xfail. A failure not listed fails the run; a listed test that passes is reported (XPASS) so the
 list can shrink. Usage:
 
-    PYTHONPATH=build/python python python/array_api_suite.py [--version 2023.12]
+    PYTHONPATH=build/python python python/array_api_suite.py [--version 2024.12]
         [--max-examples 10] [--tarball PATH] [--work DIR] [--write-xfails FILE] [FILE ...]
 
 --write-xfails runs without the list and writes every failing test to FILE (to start a list).
@@ -66,7 +66,7 @@ def failures(report: Path) -> list:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--version", default="2023.12")
+    parser.add_argument("--version", default="2024.12")
     parser.add_argument("--max-examples", type=int, default=10)
     parser.add_argument("--tarball", type=Path, default=DEFAULT_TARBALL)
     parser.add_argument("--work", type=Path, default=Path.cwd() / "array-api-suite")

@@ -1,7 +1,7 @@
 """Switchyard: arrays computed on every device a machine has (multicore CPU, OpenCL, CUDA),
 each kernel placed where it finishes soonest.
 
-`switchyard` is a Python array API (2023.12) namespace: `x.__array_namespace__()` is this
+`switchyard` is a Python array API (2024.12) namespace: `x.__array_namespace__()` is this
 module. Operations are lazy: a Python expression of arrays becomes one fused kernel when its
 value is needed (printing it, converting it to NumPy, x.eval(), a library operation).
 NumPy arrays and DLPack tensors pass in and out without copies.
@@ -192,7 +192,7 @@ from . import fft, linalg  # noqa: F401,E402
 from ._info import __array_namespace_info__  # noqa: F401,E402
 from .linalg import matrix_transpose  # noqa: F401,E402
 
-__array_api_version__ = "2023.12"
+__array_api_version__ = "2024.12"
 
 e = _math.e
 pi = _math.pi
@@ -241,7 +241,7 @@ bitwise_left_shift, bitwise_right_shift = left_shift, right_shift
 
 
 def _array_namespace(self, /, *, api_version=None):
-    if api_version not in (None, "2021.12", "2022.12", "2023.12"):
+    if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
         raise _builtins.ValueError(f"unsupported array API version {api_version!r}")
     import switchyard
 

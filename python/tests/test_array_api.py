@@ -22,7 +22,7 @@ def same(got, expected, rtol=1e-6):
 
 
 def test_namespace_attributes():
-    assert sy.__array_api_version__ == "2023.12"
+    assert sy.__array_api_version__ == "2024.12"
     for name in ["abs", "add", "all", "any", "arange", "argmax", "argsort", "asarray", "astype",
                  "broadcast_arrays", "broadcast_to", "can_cast", "concat", "cumulative_sum",
                  "empty", "equal", "expand_dims", "eye", "finfo", "flip", "from_dlpack", "full",
