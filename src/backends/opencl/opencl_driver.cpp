@@ -4,6 +4,7 @@
 #include <bit>
 #include <map>
 #include <mutex>
+#include <string_view>
 
 #include "backends/opencl/opencl_error.hpp"
 #include "switchyard/error.hpp"
@@ -46,6 +47,17 @@ std::vector<std::byte> binary_of(cl_program program, const DeviceInfo& info) {
   check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof data, &data, nullptr),
         "reading a program binary", info);
   return bytes;
+}
+
+// PoCL aborts the process (an assertion in pocl_binary_get_kernels_metadata) when it is given one
+// of its binaries without the program's bitcode, and it exported one in a test run where many
+// processes built the same program in its shared cache directory: kept, that binary crashed
+// every later process that loaded it. Its binaries (magic "poclbin") carry the bitcode as a file
+// named program.bc; OpenCLBackend.DriverLoadsItsOwnBinariesAndRefusesOthers checks that this
+// PoCL's do, so a PoCL that names it otherwise fails that test instead of losing its programs.
+bool pocl_binary_without_bitcode(std::span<const std::byte> binary) {
+  const std::string_view bytes(reinterpret_cast<const char*>(binary.data()), binary.size());
+  return bytes.starts_with("poclbin") && bytes.find("program.bc") == std::string_view::npos;
 }
 
 }  // namespace
@@ -167,12 +179,16 @@ std::vector<std::byte> Driver::build(const std::string& source, std::span<const 
                        info_.name + ") with options '" + options + "'; build log:\n" +
                        build_log(program.get(), traits_.device));
   check(err, "building a program", info_);
-  return binary_of(program.get(), info_);
+  std::vector<std::byte> binary = binary_of(program.get(), info_);
+  if (pocl_binary_without_bitcode(binary))
+    throw DeviceError("CL_INVALID_BINARY: " + info_.id() + " (" + info_.name +
+                      ") exported a program binary without its bitcode; it is not kept");
+  return binary;
 }
 
 std::unique_ptr<Module> Driver::load(std::span<const std::byte> binary,
                                      std::span<const std::string_view> entries) {
-  if (binary.empty()) return nullptr;
+  if (binary.empty() || pocl_binary_without_bitcode(binary)) return nullptr;
   const std::size_t size = binary.size();
   const auto* data = reinterpret_cast<const unsigned char*>(binary.data());
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
