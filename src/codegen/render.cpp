@@ -58,13 +58,20 @@ class Renderer {
   std::string entry(std::string_view name, bool fixed_group, const Params& params,
                     const std::string& shared, const std::string& body) const {
     const std::string n(name);
-    if (target_.dialect == Dialect::Glsl) {
-      const std::string block = "sy_args_" + n;
-      std::string members, copies;
+    // GLSL and C read the arguments from a block (codegen.hpp): its members, and a local copy
+    // of each through `member_access` ("sy_args." or "sy_args->").
+    const std::string block = "sy_args_" + n;
+    const auto block_of = [&](std::string_view member_access, std::string& members,
+                              std::string& copies) {
       for (const Param& p : params) {
         members += "  " + p.type + " " + p.name + ";\n";
-        copies += "  " + p.type + " " + p.name + " = sy_args." + p.name + ";\n";
+        copies +=
+            "  " + p.type + " " + p.name + " = " + std::string(member_access) + p.name + ";\n";
       }
+    };
+    if (target_.dialect == Dialect::Glsl) {
+      std::string members, copies;
+      block_of("sy_args.", members, copies);
       return "#ifdef SY_ENTRY_" + n + "\nlayout(local_size_x = " + L_ +
              ") in;\nlayout(buffer_reference, std430, buffer_reference_align = 8) readonly "
              "buffer " +
@@ -72,12 +79,8 @@ class Renderer {
              block + " sy_args;\n};\n" + shared + "void main() {\n" + copies + body + "}\n#endif\n";
     }
     if (target_.dialect == Dialect::C) {
-      const std::string block = "sy_args_" + n;
       std::string members, copies;
-      for (const Param& p : params) {
-        members += "  " + p.type + " " + p.name + ";\n";
-        copies += "  " + p.type + " " + p.name + " = sy_args->" + p.name + ";\n";
-      }
+      block_of("sy_args->", members, copies);
       return "struct " + block + " {\n" + members + "};\nvoid " + n +
              "(const void* sy_block, long long sy_item, long long sy_items) {\n  const struct " +
              block + "* sy_args = (const struct " + block + "*)sy_block;\n" + copies + shared +
