@@ -1,8 +1,8 @@
 // The CUDA backend. Three groups: what runs everywhere (the backend reports itself unavailable
-// with a reason instead of failing), what needs NVRTC but no GPU
-// (generated kernels compile to CUBINs for sm_90 through the kernel cache), and what needs a GPU
-// (memory, transfers, launches, cuBLAS, typed errors), which skips with the backend's reason on
-// machines without one.
+// with a reason instead of failing), what needs NVRTC but no GPU (generated kernels compile to
+// CUBINs for sm_90, under cache keys that name the architecture, driver and NVRTC), and what
+// needs a GPU (memory, transfers, the driver's images, launches, graphs, cuBLAS, typed errors),
+// which skips with the backend's reason on machines without one.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -13,6 +13,7 @@
 #include <numeric>
 #include <random>
 
+#include "backends/compiled_device.hpp"
 #include "backends/cuda/cuda_api.hpp"
 #include "backends/cuda/cuda_backend.hpp"
 #include "backends/cuda/cuda_compiler.hpp"
@@ -160,25 +161,25 @@ TEST(CudaCompiler, BuildFailureIsCompileErrorWithTheLog) {
   }
 }
 
-TEST(CudaCompiler, ImagesComeFromTheKernelCacheTheSecondTime) {
+// The kernel cache's key for a CUDA program names the GPU's architecture, the driver and NVRTC
+// (Driver::identity/versions/build_options), so none of them loads another's image; the parts
+// are spelled as before the driver interface, so existing cache entries stay valid.
+TEST(CudaCompiler, CacheKeysNameTheArchitectureTheDriverAndNvrtc) {
   SKIP_WITHOUT_NVRTC();
-  TempDir dir;
-  const ir::Kernel kernel = fused_kernel(DType::Float32);
-  const std::string source = codegen::render(kernel, cuda_target());
-  const cuda::CompileTarget sm90 = cuda::compile_target(90);
-  const cuda::BuildIdentity h100{"NVIDIA H100 sm_90", "CUDA 12.4"};
-  KernelCache cache(dir.path());
-  const auto built = cuda::cached_image(cache, source, sm90, h100);
-  KernelCache next_process(dir.path());
-  EXPECT_EQ(cuda::cached_image(next_process, source, sm90, h100), built);
-  EXPECT_EQ(next_process.stats().disk_hits, 1u);
-  EXPECT_EQ(next_process.stats().builds, 0u);
-  // Same IR, other generated source (a code generator change): a fresh build, not the old one.
-  cuda::cached_image(next_process, source + "\n// changed\n", sm90, h100);
-  EXPECT_EQ(next_process.stats().builds, 1u);
-  // Another driver: its own entry.
-  cuda::cached_image(next_process, source, sm90, {h100.device, "CUDA 12.5"});
-  EXPECT_EQ(next_process.stats().builds, 2u);
+  const std::string source = codegen::render(fused_kernel(DType::Float32), cuda_target());
+  const auto key = [&](int compute_capability, const std::string& driver_version) {
+    return KernelCacheKey::for_source(source,
+                                      cuda::build_identity("NVIDIA H100", compute_capability),
+                                      cuda::build_versions(driver_version),
+                                      cuda::compile_target(compute_capability).option())
+        .file_name();
+  };
+  EXPECT_EQ(cuda::build_identity("NVIDIA H100", 90), "NVIDIA H100 sm_90");
+  EXPECT_EQ(cuda::build_versions("CUDA 12.4"), "CUDA 12.4 " + cuda::nvrtc_version());
+  const std::string h100 = key(90, "CUDA 12.4");
+  EXPECT_EQ(key(90, "CUDA 12.4"), h100);
+  EXPECT_NE(key(80, "CUDA 12.4"), h100) << "another architecture";
+  EXPECT_NE(key(90, "CUDA 12.5"), h100) << "another driver";
 }
 
 // ---- needs a GPU
@@ -240,6 +241,46 @@ TEST_F(CudaDevice, CopiesRoundTripAcrossStagingChunks) {
   }
 }
 
+// An image the kernel cache hands back is loaded when it is this GPU's program with the entries
+// asked for, and refused (null, so that it is rebuilt) when it is damaged or another's.
+TEST_F(CudaDevice, DriverLoadsItsOwnImagesAndRefusesOthers) {
+  auto* compiled = dynamic_cast<CompiledDevice*>(device_);
+  ASSERT_NE(compiled, nullptr);
+  Driver& driver = compiled->driver();
+  const std::string_view entries[] = {"one"}, other[] = {"two"};
+  std::vector<std::byte> image =
+      driver.build("extern \"C\" __global__ void one(float* x) { x[0] = 1; }", entries);
+  EXPECT_NE(driver.load(image, entries), nullptr);
+  EXPECT_EQ(driver.load(image, other), nullptr) << "a program without the entry asked for";
+  EXPECT_EQ(driver.load({}, entries), nullptr);
+  for (std::byte& x : image) x = std::byte{0x5a};
+  EXPECT_EQ(driver.load(image, entries), nullptr) << "a damaged image";
+}
+
+TEST_F(CudaDevice, BrokenSourceIsACompileErrorWithTheLog) {
+  auto* compiled = dynamic_cast<CompiledDevice*>(device_);
+  ASSERT_NE(compiled, nullptr);
+  const std::string_view entries[] = {"f"};
+  EXPECT_THROW(compiled->driver().build(
+                   "extern \"C\" __global__ void f(float* x) { x[0] = undeclared; }", entries),
+               CompileError);
+}
+
+// cuBLAS runs gemm and gemv, cuFFT FFTs; codegen's library kernels run the other ops.
+TEST_F(CudaDevice, VendorRoutinesServeBlasAndFftAndLibraryKernelsTheRest) {
+  auto* compiled = dynamic_cast<CompiledDevice*>(device_);
+  ASSERT_NE(compiled, nullptr);
+  using Kind = LibraryOp::Kind;
+  for (Kind kind : {Kind::Gemm, Kind::Gemv, Kind::Fft})
+    EXPECT_NE(
+        compiled->driver().prepare_library({.kind = kind, .dtype = DType::Float32}, *compiled),
+        nullptr);
+  for (Kind kind : {Kind::Scan, Kind::Sort, Kind::Compact, Kind::Gather})
+    EXPECT_EQ(
+        compiled->driver().prepare_library({.kind = kind, .dtype = DType::Float32}, *compiled),
+        nullptr);
+}
+
 TEST_F(CudaDevice, FreedMemoryIsReused) {
   const DeviceMemory a = device_->allocate(1 << 20);
   device_->free(a);
@@ -285,6 +326,32 @@ TEST_F(CudaDevice, FusedKernelMatchesTheHost) {
   for (std::int64_t i = 0; i < n; ++i) {
     const float want = a[i] * x[1 + 2 * i] + std::sin(0.7f) * 2.5f;
     ASSERT_NEAR(got[i], want, 1e-5f * (1 + std::abs(want))) << i;
+  }
+}
+
+// Launches recorded by stream capture run when the graph is launched, as often as it is.
+TEST_F(CudaDevice, LaunchGraphsReplayRecordedLaunches) {
+  ASSERT_TRUE(device_->supports_graphs());
+  const std::int64_t n = 4099;
+  std::vector<float> a(n, 3.0f), x(n, 2.0f), c = {0.0f};
+  const DeviceMemory da = upload(a), dx = upload(x), dc = upload(c);
+  const DeviceMemory dout = device_->allocate(n * sizeof(float));
+  auto exe = device_->prepare(fused_kernel(DType::Float32));
+  const Shape shape{n};
+  const Operand inputs[] = {{da, DType::Float32, 0, contiguous_strides(shape)},
+                            {dx, DType::Float32, 0, contiguous_strides(shape)},
+                            {dc, DType::Float32, 0, Strides{0}}};
+  const ScalarValue scalars[] = {{DType::Float64, 1.0, 0}};
+  const Operand outputs[] = {{dout, DType::Float32, 0, contiguous_strides(shape)}};
+  device_->synchronize();
+  device_->begin_graph();
+  device_->launch(*exe, LaunchArgs{shape, inputs, scalars, outputs});
+  const std::unique_ptr<LaunchGraph> graph = device_->end_graph();
+  ASSERT_NE(graph, nullptr);
+  for (int replay = 0; replay < 2; ++replay) {
+    device_->launch_graph(*graph);
+    const auto got = download<float>(dout, n);
+    for (std::int64_t i = 0; i < n; ++i) ASSERT_EQ(got[i], 6.0f) << replay << ", " << i;
   }
 }
 

@@ -1,5 +1,6 @@
 #include "backends/compiled_device.hpp"
 
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -38,6 +39,11 @@ std::vector<std::string_view> entries_of(const ir::Kernel& kernel) {
   if (kernel.has_reduction)
     return {codegen::kReducePartialEntry, codegen::kReduceFinalEntry, codegen::kReduceRowsEntry};
   return {codegen::kMapEntry};
+}
+
+// The entry whose launch geometry the plan follows: the map, or a reduction's partial pass.
+std::string_view leading_entry(const ir::Kernel& kernel) {
+  return kernel.has_reduction ? codegen::kReducePartialEntry : codegen::kMapEntry;
 }
 
 // Appends a launch's arguments as the driver takes them (a Packer for pack_arguments).
@@ -111,6 +117,22 @@ std::shared_ptr<LibraryRoutine<Device>> Driver::prepare_library(const LibraryOp&
   return nullptr;
 }
 
+namespace {
+[[noreturn]] void no_graphs() {
+  throw ValueError("launch graphs: expected a driver whose supports_graphs() is true");
+}
+}  // namespace
+
+void Driver::begin_graph() {
+  no_graphs();
+}
+std::unique_ptr<LaunchGraph> Driver::end_graph() {
+  no_graphs();
+}
+void Driver::launch_graph(LaunchGraph&) {
+  no_graphs();
+}
+
 CompiledDevice::CompiledDevice(DeviceInfo info, std::unique_ptr<Driver> driver)
     : Device(std::move(info)),
       driver_(std::move(driver)),
@@ -128,12 +150,13 @@ CompiledDevice::~CompiledDevice() {
 DeviceMemory CompiledDevice::do_allocate(std::size_t bytes) {
   if (const MemoryPool::Block block = pool_.allocate(bytes))
     return {reinterpret_cast<void*>(block), bytes};
+  const std::optional<std::size_t> free_bytes = driver_->free_bytes();
   throw OutOfMemory(driver_->refusal_name() + ": cannot allocate " + std::to_string(bytes) +
                     " bytes on " + info().id() + " (" + info().name + "), which has " +
                     std::to_string(info().global_memory_bytes) + " bytes of which " +
-                    std::to_string(pool_.in_use_bytes()) +
-                    " are in use by Switchyard, even after releasing pooled memory: free arrays "
-                    "or use a smaller problem");
+                    std::to_string(pool_.in_use_bytes()) + " are in use by Switchyard" +
+                    (free_bytes ? " and " + std::to_string(*free_bytes) + " are free" : "") +
+                    ", even after releasing pooled memory: free arrays or use a smaller problem");
 }
 
 void CompiledDevice::do_free(DeviceMemory memory) {
@@ -169,8 +192,10 @@ void CompiledDevice::do_launch(Executable& exe, const LaunchArgs& args) {
     throw ValueError("executable launched on " + info().id() +
                      " was not prepared by it: prepare it on the device that runs it");
   check_launch_counts(compiled->kernel, args, info());
+  const std::int64_t max_groups =
+      driver_->max_groups(*compiled->module, leading_entry(compiled->kernel));
   const codegen::KernelPlan plan =
-      codegen::plan_kernel(compiled->kernel, args.shape, compiled->target, driver_->max_groups());
+      codegen::plan_kernel(compiled->kernel, args.shape, compiled->target, max_groups);
   const Scratch scratch(*this, plan.scratch_bytes);
   for (const codegen::KernelLaunch& l : plan.launches) {
     LaunchArguments packed;
@@ -211,6 +236,29 @@ void CompiledDevice::do_launch_library(Executable& exe, const LibraryArgs& args)
 
 void CompiledDevice::do_synchronize() {
   driver_->synchronize();
+}
+
+bool CompiledDevice::do_supports_graphs() const {
+  return driver_->supports_graphs();
+}
+
+Driver& CompiledDevice::graph_driver() {
+  if (!driver_->supports_graphs())
+    throw ValueError("launch graphs on " + info().id() + " (" + info().name +
+                     "): expected a device whose supports_graphs() is true");
+  return *driver_;
+}
+
+void CompiledDevice::do_begin_graph() {
+  graph_driver().begin_graph();
+}
+
+std::unique_ptr<LaunchGraph> CompiledDevice::do_end_graph() {
+  return graph_driver().end_graph();
+}
+
+void CompiledDevice::do_launch_graph(LaunchGraph& graph) {
+  graph_driver().launch_graph(graph);
 }
 
 }  // namespace switchyard

@@ -5,6 +5,7 @@
 //             build → load; a binary the driver rejects is rebuilt from source
 //   launches  codegen's launch plan, its scratch, its arguments packed in the ABI's order
 //   library   the driver's routines, on a device whose DeviceInfo says it has them
+//   graphs    the driver's launch graphs, where it records them
 #pragma once
 
 #include <memory>
@@ -39,6 +40,12 @@ class CompiledDevice final : public Device {
   void do_launch(Executable& exe, const LaunchArgs& args) override;
   void do_launch_library(Executable& exe, const LibraryArgs& args) override;
   void do_synchronize() override;
+  bool do_supports_graphs() const override;
+  void do_begin_graph() override;
+  std::unique_ptr<LaunchGraph> do_end_graph() override;
+  void do_launch_graph(LaunchGraph& graph) override;
+
+  Driver& graph_driver();  // the driver, when it records graphs; else ValueError
 
   std::unique_ptr<Driver> driver_;
   MemoryPool pool_;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -76,6 +77,9 @@ class Driver {
   virtual void release(std::uint64_t block) = 0;
   // DeviceMemory::handle holds the block. The driver's name for "no room":
   virtual std::string refusal_name() const = 0;
+  // Bytes the device has free now, where the driver can tell (for out-of-memory messages: other
+  // processes may hold the rest).
+  virtual std::optional<std::size_t> free_bytes() const { return std::nullopt; }
   // Copies return when the data has arrived (the source may be reused at once).
   virtual void copy_from_host(DeviceMemory dst, std::size_t dst_offset, const void* src,
                               std::size_t bytes) = 0;
@@ -86,9 +90,10 @@ class Driver {
 
   // ---- code: how the device wants it generated, and who builds it how (the cache key)
   virtual codegen::Target target_for(const ir::Kernel& kernel) const = 0;
-  virtual std::int64_t max_groups() const = 0;  // work-groups that keep the device busy
-  virtual std::string identity() const = 0;     // the device: name, vendor, architecture
-  virtual std::string versions() const = 0;     // driver and compiler
+  // Work-groups of `entry` (a loaded module's) that keep the device busy: the launch plan's cap.
+  virtual std::int64_t max_groups(const Module& module, std::string_view entry) const = 0;
+  virtual std::string identity() const = 0;  // the device: name, vendor, architecture
+  virtual std::string versions() const = 0;  // driver and compiler
   virtual std::string build_options() const = 0;
   // Source → binary holding `entries`; a source that does not compile is a CompileError
   // carrying the compiler's log.
@@ -109,6 +114,14 @@ class Driver {
   // which CompiledDevice builds and launches like any other.
   virtual std::shared_ptr<LibraryRoutine<Device>> prepare_library(const LibraryOp& op,
                                                                   Device& device);
+
+  // ---- optional: launch graphs (backend.hpp's begin_graph/end_graph/launch_graph), where the
+  // driver can record the launches it is given and replay them with one call. CompiledDevice
+  // calls the other three only when supports_graphs() is true; their defaults throw ValueError.
+  virtual bool supports_graphs() const { return false; }
+  virtual void begin_graph();
+  virtual std::unique_ptr<LaunchGraph> end_graph();
+  virtual void launch_graph(LaunchGraph& graph);
 };
 
 }  // namespace switchyard

@@ -108,8 +108,9 @@ void RealComplexKernels::real_parts(DeviceMemory z, DeviceMemory x, std::int64_t
 
 void RealComplexKernels::run(std::string_view entry, std::int64_t count,
                              const LaunchArguments& args) {
-  const std::int64_t groups = std::min((count + kGroupItems - 1) / kGroupItems,
-                                       std::max<std::int64_t>(driver_.max_groups(), 1));
+  const std::int64_t groups =
+      std::min((count + kGroupItems - 1) / kGroupItems,
+               std::max<std::int64_t>(driver_.max_groups(*module_, entry), 1));
   driver_.launch(*module_, entry, groups, kGroupItems, args);
 }
 

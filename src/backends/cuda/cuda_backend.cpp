@@ -6,8 +6,9 @@
 #include <cstdio>
 #include <vector>
 
+#include "backends/compiled_device.hpp"
 #include "backends/cuda/cuda_api.hpp"
-#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_driver.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "switchyard/error.hpp"
 
@@ -97,7 +98,9 @@ class Backend final : public switchyard::Backend {
         check(driver().cuDeviceGetName(name, sizeof name, device), "cuDeviceGetName", where);
         auto context = std::make_shared<const PrimaryContext>(
             device, "cuda:" + std::to_string(index) + " (" + name + ")");
-        devices_.push_back(std::make_unique<Device>(device_info(index, name, *context), context));
+        const DeviceInfo info = device_info(index, name, *context);
+        devices_.push_back(
+            std::make_unique<CompiledDevice>(info, std::make_unique<Driver>(info, context)));
         views_.push_back(devices_.back().get());
       } catch (const Error& e) {
         failures += std::string(failures.empty() ? "" : "; ") + e.what();
@@ -111,7 +114,7 @@ class Backend final : public switchyard::Backend {
   }
 
   std::string reason_;
-  std::vector<std::unique_ptr<Device>> devices_;
+  std::vector<std::unique_ptr<CompiledDevice>> devices_;
   std::vector<switchyard::Device*> views_;
 };
 

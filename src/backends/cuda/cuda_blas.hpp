@@ -4,11 +4,11 @@
 #include <string>
 
 #include "backends/cuda/cuda_api.hpp"
-#include "backends/cuda/cuda_library.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::cuda {
 
-class Device;
+class Driver;
 
 // A cuBLAS handle whose work goes on one device's stream. Created with that device's context
 // current; throws DeviceError when cuBLAS is not available.
@@ -25,12 +25,15 @@ class BlasHandle {
 };
 
 // One library op (float32 or float64 gemm or gemv) prepared for one device.
-class BlasRoutine final : public Routine {
+class BlasRoutine final : public LibraryRoutine<switchyard::Device> {
  public:
   // Throws DTypeError for a dtype other than float32 or float64.
-  BlasRoutine(Device& device, const LibraryOp& op);
-  // Queues the op on the device's stream; the device's context is current.
+  BlasRoutine(Driver& gpu, switchyard::Device& device, const LibraryOp& op);
+  // Queues the op on the driver's stream, with its context current; returns before it runs.
   void launch(const LibraryArgs& args) override;
+
+ private:
+  Driver& gpu_;
 };
 
 }  // namespace switchyard::cuda

@@ -110,11 +110,12 @@ std::vector<std::byte> compile(const std::string& source, const CompileTarget& t
   return image(raw, target.cubin);
 }
 
-std::vector<std::byte> cached_image(KernelCache& cache, const std::string& source,
-                                    const CompileTarget& target, const BuildIdentity& identity) {
-  const auto key = KernelCacheKey::for_source(
-      source, identity.device, identity.driver_version + " " + nvrtc_version(), target.option());
-  return cache.get_or_build(key, [&] { return compile(source, target); });
+std::string build_identity(const std::string& device_name, int compute_capability) {
+  return device_name + " sm_" + std::to_string(compute_capability);
+}
+
+std::string build_versions(const std::string& driver_version) {
+  return driver_version + " " + nvrtc_version();
 }
 
 }  // namespace switchyard::cuda

@@ -1,12 +1,10 @@
-// CUDA C → device code with NVRTC (which needs no GPU), through the persistent kernel cache.
+// CUDA C → device code with NVRTC (which needs no GPU).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include "core/kernel_cache.hpp"
 
 namespace switchyard::cuda {
 
@@ -29,15 +27,11 @@ std::string nvrtc_version();
 // Throws CompileError carrying NVRTC's log and the numbered source.
 std::vector<std::byte> compile(const std::string& source, const CompileTarget& target);
 
-// Who a program is built for; with the program's hash and options this names its cache entry.
-struct BuildIdentity {
-  std::string device;          // e.g. "NVIDIA H200 sm_90"
-  std::string driver_version;  // the driver's, e.g. "cuda driver 12.4"
-};
-
-// The image for `source`, loaded from `cache` (keyed by KernelCacheKey::for_source) or compiled
-// and stored there.
-std::vector<std::byte> cached_image(KernelCache& cache, const std::string& source,
-                                    const CompileTarget& target, const BuildIdentity& identity);
+// Who a program is built for, in the kernel cache's keys (driver.hpp's identity() and
+// versions(); build_options() is the CompileTarget's option()): the GPU with its architecture,
+// e.g. "NVIDIA H200 sm_90", then the driver and NVRTC, e.g. "CUDA 13.0 nvrtc 13.0". Another
+// architecture, driver or NVRTC gets programs of its own.
+std::string build_identity(const std::string& device_name, int compute_capability);
+std::string build_versions(const std::string& driver_version);
 
 }  // namespace switchyard::cuda

@@ -3,7 +3,7 @@
 #include <limits>
 #include <string>
 
-#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_driver.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "switchyard/error.hpp"
 
@@ -11,9 +11,9 @@ namespace switchyard::cuda {
 namespace {
 
 // cufftPlanMany takes int sizes.
-int fft_int(std::int64_t v, const char* what, const Device& device) {
+int fft_int(std::int64_t v, const char* what, const Driver& gpu) {
   if (v < 0 || v > std::numeric_limits<int>::max())
-    throw ValueError(std::string("cuFFT on ") + device.where() + ": " + what + " = " +
+    throw ValueError(std::string("cuFFT on ") + gpu.where() + ": " + what + " = " +
                      std::to_string(v) + ", expected 0 to 2^31 - 1");
   return static_cast<int>(v);
 }
@@ -61,12 +61,13 @@ cufftResult execute(const LibraryOp& op, cufftHandle plan, void* in, void* out) 
 
 }  // namespace
 
-FftRoutine::FftRoutine(Device& device, const LibraryOp& op) : Routine(device, op) {
+FftRoutine::FftRoutine(Driver& gpu, switchyard::Device& device, const LibraryOp& op)
+    : LibraryRoutine(device, op), gpu_(gpu) {
   if (!is_floating(op.dtype))
-    throw DTypeError("cuFFT on " + device.where() + " given " + std::string(name(op.dtype)) +
+    throw DTypeError("cuFFT on " + gpu.where() + " given " + std::string(name(op.dtype)) +
                      " parts: expected float32 or float64");
   if (!cufft_library().available())
-    throw DeviceError("cuFFT on " + device.where() + ": " + cufft_library().unavailable_reason);
+    throw DeviceError("cuFFT on " + gpu.where() + ": " + cufft_library().unavailable_reason);
 }
 
 // The results are ignored: at process exit the driver may already be shutting down.
@@ -74,34 +75,37 @@ FftRoutine::~FftRoutine() {
   for (const auto& [key, plan] : plans_) cufft().cufftDestroy(plan);
 }
 
-cufftHandle FftRoutine::plan_for(Device& device, const PlanKey& key) const {
+cufftHandle FftRoutine::plan_for(const PlanKey& key) const {
+  const Driver& gpu = gpu_;
   const std::lock_guard lock(plans_mutex_);
   if (const auto found = plans_.find(key); found != plans_.end()) return found->second;
   const auto [rows, m, n] = key;
-  int dims[2] = {fft_int(m, "m", device), fft_int(n, "n", device)};
+  int dims[2] = {fft_int(m, "m", gpu), fft_int(n, "n", gpu)};
   int* shape = op().rank == 2 ? dims : dims + 1;
-  const int real_points = fft_int(m * n, "m·n", device);
-  const int half_points = fft_int(m * (n / 2 + 1), "m·(n/2 + 1)", device);
+  const int real_points = fft_int(m * n, "m·n", gpu);
+  const int half_points = fft_int(m * (n / 2 + 1), "m·(n/2 + 1)", gpu);
   const bool c2r = op().fft == LibraryOp::FftKind::ComplexToReal;
   const bool r2c = op().fft == LibraryOp::FftKind::RealToComplex;
   const int in_distance = c2r ? half_points : real_points;
   const int out_distance = r2c ? half_points : real_points;
   cufftHandle plan = 0;
   check(cufft().cufftPlanMany(&plan, op().rank, shape, nullptr, 1, in_distance, nullptr, 1,
-                              out_distance, type_of(op()), fft_int(rows, "rows", device)),
-        "cufftPlanMany", device.where());
-  if (const cufftResult r = cufft().cufftSetStream(plan, device.stream()); r != CUFFT_SUCCESS) {
+                              out_distance, type_of(op()), fft_int(rows, "rows", gpu)),
+        "cufftPlanMany", gpu.where());
+  if (const cufftResult r = cufft().cufftSetStream(plan, gpu.stream()); r != CUFFT_SUCCESS) {
     cufft().cufftDestroy(plan);
-    check(r, "cufftSetStream", device.where());
+    check(r, "cufftSetStream", gpu.where());
   }
   plans_.emplace(key, plan);
   return plan;
 }
 
 void FftRoutine::launch(const LibraryArgs& args) {
-  Device& device = this->device();
   if (args.rows == 0) return;
-  const cufftHandle plan = plan_for(device, {args.rows, args.m, args.n});
+  switchyard::Device& device = this->device();
+  const Driver& gpu = gpu_;
+  const ContextScope scope(*gpu.context());
+  const cufftHandle plan = plan_for({args.rows, args.m, args.n});
   void* in = pointer(args.a);
   // cuFFT's C2R overwrites its input: it runs on a copy, in stream order.
   DeviceMemory scratch;
@@ -110,13 +114,13 @@ void FftRoutine::launch(const LibraryArgs& args) {
         static_cast<std::size_t>(args.rows * args.m * (args.n / 2 + 1)) * 2 * size_of(op().dtype);
     scratch = device.allocate(bytes);
     check(driver().cuMemcpyDtoDAsync(address(scratch), reinterpret_cast<CUdeviceptr>(in), bytes,
-                                     device.stream()),
-          "cuMemcpyDtoDAsync", device.where());
+                                     gpu.stream()),
+          "cuMemcpyDtoDAsync", gpu.where());
     in = scratch.handle;
   }
   const cufftResult result = execute(op(), plan, in, pointer(args.c));
   device.free(scratch);  // the pool hands it out again only to work later on this stream
-  check(result, "cufftExec", device.where());
+  check(result, "cufftExec", gpu.where());
 }
 
 }  // namespace switchyard::cuda

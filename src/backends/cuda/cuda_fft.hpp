@@ -8,22 +8,26 @@
 #include <tuple>
 
 #include "backends/cuda/cuda_api.hpp"
-#include "backends/cuda/cuda_library.hpp"
+#include "backends/library_routine.hpp"
 
 namespace switchyard::cuda {
 
-class FftRoutine final : public Routine {
+class Driver;
+
+class FftRoutine final : public LibraryRoutine<switchyard::Device> {
  public:
-  // Throws DTypeError for parts other than float32 or float64.
-  FftRoutine(Device& device, const LibraryOp& op);
+  // Throws DTypeError for parts other than float32 or float64, DeviceError without cuFFT.
+  FftRoutine(Driver& gpu, switchyard::Device& device, const LibraryOp& op);
   ~FftRoutine() override;
-  // Queues the transform on the device's stream; the input is never written.
+  // Queues the transform on the driver's stream, with its context current; the input is never
+  // written.
   void launch(const LibraryArgs& args) override;
 
  private:
   using PlanKey = std::tuple<std::int64_t, std::int64_t, std::int64_t>;  // rows, m, n
-  cufftHandle plan_for(Device& device, const PlanKey& key) const;
+  cufftHandle plan_for(const PlanKey& key) const;                        // the context is current
 
+  Driver& gpu_;
   mutable std::mutex plans_mutex_;  // guards plans_
   mutable std::map<PlanKey, cufftHandle> plans_;
 };

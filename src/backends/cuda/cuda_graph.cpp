@@ -2,7 +2,7 @@
 // launches are made, and the captured graph is instantiated once and replayed with one
 // cuGraphLaunch. Thread-local capture mode: a launch that would allocate, copy or wait fails the
 // capture instead of running unrecorded (the runtime then replays launch by launch).
-#include "backends/cuda/cuda_device.hpp"
+#include "backends/cuda/cuda_driver.hpp"
 #include "backends/cuda/cuda_error.hpp"
 #include "switchyard/error.hpp"
 
@@ -25,6 +25,7 @@ class Graph final : public LaunchGraph {
   Graph& operator=(const Graph&) = delete;
 
   CUgraphExec exec() const { return exec_; }
+  const PrimaryContext& context() const { return *context_; }
 
  private:
   CUgraph graph_;
@@ -34,14 +35,14 @@ class Graph final : public LaunchGraph {
 
 }  // namespace
 
-void Device::do_begin_graph() {
-  ContextScope scope(*context_);
+void Driver::begin_graph() {
+  const ContextScope scope(*context_);
   check(driver().cuStreamBeginCapture(stream_, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL),
         "cuStreamBeginCapture", where());
 }
 
-std::unique_ptr<LaunchGraph> Device::do_end_graph() {
-  ContextScope scope(*context_);
+std::unique_ptr<LaunchGraph> Driver::end_graph() {
+  const ContextScope scope(*context_);
   CUgraph graph = nullptr;
   // Ends the capture even when a launch inside it failed (the result then says so).
   check(driver().cuStreamEndCapture(stream_, &graph), "cuStreamEndCapture", where());
@@ -58,12 +59,12 @@ std::unique_ptr<LaunchGraph> Device::do_end_graph() {
   return std::make_unique<Graph>(graph, exec, context_);
 }
 
-void Device::do_launch_graph(LaunchGraph& graph) {
+void Driver::launch_graph(LaunchGraph& graph) {
   const auto* g = dynamic_cast<const Graph*>(&graph);
-  if (!g)
+  if (!g || &g->context() != context_.get())
     throw ValueError("launch on " + where() +
                      " of a graph recorded elsewhere: expected one this device's end_graph made");
-  ContextScope scope(*context_);
+  const ContextScope scope(*context_);
   check(driver().cuGraphLaunch(g->exec(), stream_), "cuGraphLaunch", where());
 }
 

@@ -146,7 +146,7 @@ codegen::Target Driver::target_for(const ir::Kernel& kernel) const {
   return t;
 }
 
-std::int64_t Driver::max_groups() const {
+std::int64_t Driver::max_groups(const Module&, std::string_view) const {
   const std::int64_t units = std::max(info_.compute_units, 1);
   return info_.kind == DeviceKind::CPU ? units * 4 : units * 32;
 }

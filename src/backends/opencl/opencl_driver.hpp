@@ -39,7 +39,7 @@ class Driver final : public switchyard::Driver {
                    std::size_t src_offset, std::size_t bytes) override;
 
   codegen::Target target_for(const ir::Kernel& kernel) const override;
-  std::int64_t max_groups() const override;
+  std::int64_t max_groups(const Module& module, std::string_view entry) const override;
   std::string identity() const override;
   std::string versions() const override;
   std::string build_options() const override;

@@ -304,7 +304,7 @@ codegen::Target Driver::target_for(const ir::Kernel&) const {
   return t;
 }
 
-std::int64_t Driver::max_groups() const {
+std::int64_t Driver::max_groups(const Module&, std::string_view) const {
   const std::int64_t per =
       info_.kind == DeviceKind::CPU
           ? 4 * std::max(1, static_cast<int>(std::thread::hardware_concurrency()))

@@ -80,7 +80,7 @@ codegen::Target Driver::target_for(const ir::Kernel&) const {
           .blocked = true};
 }
 
-std::int64_t Driver::max_groups() const {
+std::int64_t Driver::max_groups(const Module&, std::string_view) const {
   if (single_thread) return 1;
   return 4 * static_cast<std::int64_t>(tbb::this_task_arena::max_concurrency());
 }

@@ -29,7 +29,7 @@ class Driver final : public switchyard::Driver {
 
   codegen::Target target_for(const ir::Kernel& kernel) const override;
   // One work-group on the caller's thread inside a SingleThread scope, else a few per thread.
-  std::int64_t max_groups() const override;
+  std::int64_t max_groups(const Module& module, std::string_view entry) const override;
   std::string identity() const override;
   std::string versions() const override { return compiler_->version(); }
   std::string build_options() const override { return compiler_->options(); }
