@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -51,6 +52,27 @@ TEST(CudaBackend, MissingDriverIsNamedWithWhatToDo) {
   const std::string reason = cuda::driver_library().unavailable_reason;
   EXPECT_NE(reason.find("libcuda.so.1 not found"), std::string::npos) << reason;
   EXPECT_NE(reason.find("no NVIDIA driver"), std::string::npos) << reason;
+}
+
+// The driver hands cuLaunchKernel pointers to the packed values in place: each must sit at an
+// offset aligned for its type.
+TEST(CudaBackend, LaunchArgumentValuesAreAlignedForTheirTypes) {
+  LaunchArguments args;
+  args.value(std::uint8_t{1});
+  args.value(std::int32_t{2});
+  args.value(std::uint8_t{3});
+  args.value(std::int64_t{4});
+  args.value(std::int32_t{5});
+  const std::int64_t dims[kMaxRank] = {6, 7};
+  args.value(dims);
+  args.value(3.5f);
+  args.value(8.5);
+  ASSERT_EQ(args.list.size(), 8u);
+  for (const LaunchArgument& a : args.list)
+    EXPECT_EQ(a.offset % std::min<std::uint32_t>(a.size, 8), 0u) << a.offset << ", " << a.size;
+  std::int64_t four = 0;
+  std::memcpy(&four, &args.values[args.list[3].offset], sizeof four);
+  EXPECT_EQ(four, 4);
 }
 
 // ---- NVRTC, no GPU needed

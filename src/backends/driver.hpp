@@ -29,7 +29,8 @@ class Module {
 
 // One launch's arguments in the ABI's order (codegen.hpp): memory by its allocation, every
 // other argument by its bytes as the kernel takes it (index int64, rank int32, sy_dims as eight
-// int64, a scalar in its dtype, bool as one byte).
+// int64, a scalar in its dtype, bool as one byte), each at an offset aligned for its type (so a
+// driver may hand the kernel a pointer to them in place).
 struct LaunchArgument {
   bool memory = false;
   DeviceMemory allocation;             // memory
@@ -42,7 +43,8 @@ struct LaunchArguments {
   void memory(const DeviceMemory& m) { list.push_back({.memory = true, .allocation = m}); }
   template <class T>
   void value(const T& v) {
-    const auto at = static_cast<std::uint32_t>(values.size());
+    const auto at =
+        static_cast<std::uint32_t>((values.size() + alignof(T) - 1) / alignof(T) * alignof(T));
     values.resize(at + sizeof(T));
     std::memcpy(values.data() + at, &v, sizeof(T));
     list.push_back({.allocation = {}, .offset = at, .size = static_cast<std::uint32_t>(sizeof(T))});

@@ -2,56 +2,87 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <vector>
 
 #include "backends/cuda/cuda_blas.hpp"
 #include "backends/cuda/cuda_compiler.hpp"
 #include "backends/cuda/cuda_error.hpp"
-#include "backends/cuda/cuda_program.hpp"
+#include "core/log.hpp"
 #include "switchyard/error.hpp"
 
 namespace switchyard::cuda {
 namespace {
 
-// A launch's arguments as cuLaunchKernel takes them: the address of each one's bytes. Each value
-// gets its own 8-byte-aligned slot (the packed values may sit at any offset); memory is passed as
-// its device address.
-class KernelParams {
+// A program loaded on the GPU: its module and, for each entry point, the function and the grid
+// that fills the device.
+class Program final : public Module {
  public:
-  explicit KernelParams(const LaunchArguments& args) {
-    std::size_t words = 0;
-    for (const LaunchArgument& a : args.list) words += a.memory ? 1 : words_for(a.size);
-    words_.resize(words);  // never grows again: the pointers below stay valid
-    pointers_.reserve(args.list.size());
-    std::uint64_t* at = words_.data();
-    for (const LaunchArgument& a : args.list) {
-      pointers_.push_back(at);
-      if (a.memory) {
-        *at++ = address(a.allocation);
-      } else {
-        std::memcpy(at, args.values.data() + a.offset, a.size);
-        at += words_for(a.size);
-      }
-    }
+  struct Entry {
+    CUfunction function = nullptr;
+    std::int64_t full_grid = 1;  // blocks of kBlock threads that fill the device at full occupancy
+  };
+
+  Program(CUmodule module, std::shared_ptr<const PrimaryContext> context)
+      : module(module, {std::move(context)}) {}
+
+  const Entry* find(std::string_view entry) const {
+    const auto found = entries.find(entry);
+    return found == entries.end() ? nullptr : &found->second;
   }
-  void** get() { return pointers_.data(); }
+  const PrimaryContext& context() const { return *module.get_deleter().context; }
 
- private:
-  static std::size_t words_for(std::size_t bytes) { return (bytes + 7) / 8; }
-
-  std::vector<std::uint64_t> words_;
-  std::vector<void*> pointers_;
+  // Unloads the module in the context it was loaded into, keeping that context alive until then
+  // (programs may outlive their device in the runtime's caches).
+  struct Unloader {
+    std::shared_ptr<const PrimaryContext> context;
+    // Errors are ignored: at process exit the driver may already be shutting down.
+    void operator()(CUmodule m) const {
+      if (driver().cuCtxPushCurrent(context->get()) != CUDA_SUCCESS) return;
+      driver().cuModuleUnload(m);
+      CUcontext popped = nullptr;
+      driver().cuCtxPopCurrent(&popped);
+    }
+  };
+  const std::unique_ptr<CUmod_st, Unloader> module;
+  std::map<std::string, Entry, std::less<>> entries;
 };
 
-}  // namespace
-
-const Program& Driver::program_of(const Module& module) const {
+// `module` as a program loaded into `context`, or ValueError.
+const Program& program_of(const Module& module, const PrimaryContext& context) {
   const auto* program = dynamic_cast<const Program*>(&module);
-  if (!program || &program->context() != context_.get())
-    throw ValueError("launch on " + where() +
+  if (!program || &program->context() != &context)
+    throw ValueError("launch on " + context.where() +
                      " of a program built for another device: prepare it on this one");
   return *program;
 }
+
+// What NVRTC makes: an ELF CUBIN, or PTX text that cuModuleLoadData reads up to its NUL.
+bool is_whole_image(std::span<const std::byte> image) {
+  constexpr unsigned char kElf[] = {0x7f, 'E', 'L', 'F'};
+  if (image.size() > sizeof kElf && std::memcmp(image.data(), kElf, sizeof kElf) == 0) return true;
+  return !image.empty() && image.back() == std::byte{0};
+}
+
+// The driver's answers for an image that is not a program for this GPU: it is rebuilt from source.
+bool is_rejection(CUresult result) {
+  return result == CUDA_ERROR_INVALID_IMAGE || result == CUDA_ERROR_INVALID_PTX ||
+         result == CUDA_ERROR_NO_BINARY_FOR_GPU;
+}
+
+// cuLaunchKernel takes the address of each argument's bytes: the packed values in place (each
+// aligned for its type), and memory as its allocation's handle, which holds the device address.
+// The driver only reads through them.
+std::vector<void*> kernel_params(const LaunchArguments& args) {
+  std::vector<void*> params;
+  params.reserve(args.list.size());
+  for (const LaunchArgument& a : args.list)
+    params.push_back(a.memory ? static_cast<void*>(const_cast<void**>(&a.allocation.handle))
+                              : static_cast<void*>(const_cast<std::byte*>(&args.values[a.offset])));
+  return params;
+}
+
+}  // namespace
 
 Driver::Driver(DeviceInfo info, std::shared_ptr<const PrimaryContext> context)
     : info_(std::move(info)), context_(std::move(context)), staging_(context_->where()) {
@@ -144,7 +175,7 @@ codegen::Target Driver::target_for(const ir::Kernel&) const {
 // Enough blocks to fill the device at the entry's occupancy; map threads stride over the
 // elements, so one wave covers any size.
 std::int64_t Driver::max_groups(const Module& module, std::string_view entry) const {
-  const Program::Entry* e = program_of(module).find(entry);
+  const Program::Entry* e = program_of(module, *context_).find(entry);
   return e ? e->full_grid : std::max(info_.compute_units, 1);
 }
 
@@ -164,24 +195,49 @@ std::vector<std::byte> Driver::build(const std::string& source, std::span<const 
   return compile(source, compile_target(compute_capability()));
 }
 
+// Null when the driver rejects the image (damaged, or for another GPU) or it lacks an entry;
+// other failures throw DeviceError.
 std::unique_ptr<Module> Driver::load(std::span<const std::byte> binary,
                                      std::span<const std::string_view> entries) {
-  return Program::load(binary, entries, context_, kBlock);
+  if (!is_whole_image(binary)) return nullptr;
+  const ContextScope scope(*context_);
+  CUmodule module = nullptr;
+  const CUresult loaded = driver().cuModuleLoadData(&module, binary.data());
+  if (is_rejection(loaded)) {
+    log(LogLevel::Debug, "cuda: " + where() + " rejected a program image: " + describe(loaded));
+    return nullptr;
+  }
+  check(loaded, "cuModuleLoadData", where());
+  auto program = std::make_unique<Program>(module, context_);
+  for (std::string_view name : entries) {
+    Program::Entry e;
+    const CUresult found =
+        driver().cuModuleGetFunction(&e.function, module, std::string(name).c_str());
+    if (found == CUDA_ERROR_NOT_FOUND) return nullptr;  // another program's image
+    check(found, "cuModuleGetFunction", where());
+    int full_grid = 0, block = 0;
+    check(driver().cuOccupancyMaxPotentialBlockSize(&full_grid, &block, e.function, nullptr, 0,
+                                                    kBlock),
+          "cuOccupancyMaxPotentialBlockSize", where());
+    e.full_grid = std::max(full_grid, 1);
+    program->entries.emplace(name, e);
+  }
+  return program;
 }
 
 void Driver::launch(Module& module, std::string_view entry, std::int64_t groups, int local_size,
                     const LaunchArguments& args) {
-  const Program::Entry* e = program_of(module).find(entry);
+  const Program::Entry* e = program_of(module, *context_).find(entry);
   if (!e)
     throw ValueError("launch of " + std::string(entry) + " on " + where() +
                      ": the program was not built for it here");
   if (groups <= 0) return;
-  KernelParams params(args);
+  std::vector<void*> params = kernel_params(args);
   const ContextScope scope(*context_);
   // Every launch passes here: the message is built only when the call fails.
   const CUresult result = driver().cuLaunchKernel(e->function, static_cast<unsigned>(groups), 1, 1,
                                                   static_cast<unsigned>(local_size), 1, 1, 0,
-                                                  stream_, params.get(), nullptr);
+                                                  stream_, params.data(), nullptr);
   if (result != CUDA_SUCCESS) check(result, "cuLaunchKernel " + std::string(entry), where());
 }
 

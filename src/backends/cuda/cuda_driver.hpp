@@ -19,7 +19,6 @@
 namespace switchyard::cuda {
 
 class BlasHandle;
-class Program;
 
 class Driver final : public switchyard::Driver {
  public:
@@ -78,9 +77,6 @@ class Driver final : public switchyard::Driver {
   cublasHandle_t blas();
 
  private:
-  // `module` as a program loaded by this driver, or ValueError.
-  const Program& program_of(const Module& module) const;
-
   const DeviceInfo info_;
   std::shared_ptr<const PrimaryContext> context_;
   CUstream stream_ = nullptr;
