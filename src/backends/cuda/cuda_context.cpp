@@ -29,4 +29,12 @@ ContextScope::~ContextScope() {
   driver().cuCtxPopCurrent(&popped);
 }
 
+QuietContextScope::QuietContextScope(const PrimaryContext& context) noexcept
+    : pushed_(driver().cuCtxPushCurrent(context.get()) == CUDA_SUCCESS) {}
+
+QuietContextScope::~QuietContextScope() {
+  CUcontext popped = nullptr;
+  if (pushed_) driver().cuCtxPopCurrent(&popped);
+}
+
 }  // namespace switchyard::cuda

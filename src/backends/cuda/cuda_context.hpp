@@ -39,4 +39,18 @@ class ContextScope {
   ContextScope& operator=(const ContextScope&) = delete;
 };
 
+// The same where a failure must not throw: teardown, which may run while the driver shuts down
+// at process exit, and out-of-memory messages. Work under it is skipped when the push failed.
+class QuietContextScope {
+ public:
+  explicit QuietContextScope(const PrimaryContext& context) noexcept;
+  ~QuietContextScope();
+  QuietContextScope(const QuietContextScope&) = delete;
+  QuietContextScope& operator=(const QuietContextScope&) = delete;
+  explicit operator bool() const { return pushed_; }
+
+ private:
+  bool pushed_;
+};
+
 }  // namespace switchyard::cuda

@@ -38,10 +38,7 @@ class Program final : public Module {
     std::shared_ptr<const PrimaryContext> context;
     // Errors are ignored: at process exit the driver may already be shutting down.
     void operator()(CUmodule m) const {
-      if (driver().cuCtxPushCurrent(context->get()) != CUDA_SUCCESS) return;
-      driver().cuModuleUnload(m);
-      CUcontext popped = nullptr;
-      driver().cuCtxPopCurrent(&popped);
+      if (const QuietContextScope scope(*context); scope) driver().cuModuleUnload(m);
     }
   };
   const std::unique_ptr<CUmod_st, Unloader> module;
@@ -95,13 +92,12 @@ Driver::Driver(DeviceInfo info, std::shared_ptr<const PrimaryContext> context)
 // Errors are ignored throughout: at process exit the driver may already be shutting down.
 // CompiledDevice has released its pooled memory by now.
 Driver::~Driver() {
-  if (driver().cuCtxPushCurrent(context_->get()) != CUDA_SUCCESS) return;
+  const QuietContextScope scope(*context_);
+  if (!scope) return;
   driver().cuStreamSynchronize(stream_);
   blas_.reset();
   staging_.release();
   driver().cuStreamDestroy(stream_);
-  CUcontext popped = nullptr;
-  driver().cuCtxPopCurrent(&popped);
 }
 
 cublasHandle_t Driver::blas() {
@@ -123,19 +119,13 @@ std::uint64_t Driver::allocate(std::size_t bytes) {
 // Errors are ignored: a sticky error from an earlier kernel was reported there, and this also
 // runs while the device is torn down.
 void Driver::release(std::uint64_t block) {
-  if (driver().cuCtxPushCurrent(context_->get()) != CUDA_SUCCESS) return;
-  driver().cuMemFree(block);
-  CUcontext popped = nullptr;
-  driver().cuCtxPopCurrent(&popped);
+  if (const QuietContextScope scope(*context_); scope) driver().cuMemFree(block);
 }
 
 std::optional<std::size_t> Driver::free_bytes() const {
-  if (driver().cuCtxPushCurrent(context_->get()) != CUDA_SUCCESS) return std::nullopt;
+  const QuietContextScope scope(*context_);
   std::size_t free = 0, total = 0;
-  const CUresult result = driver().cuMemGetInfo(&free, &total);
-  CUcontext popped = nullptr;
-  driver().cuCtxPopCurrent(&popped);
-  if (result != CUDA_SUCCESS) return std::nullopt;
+  if (!scope || driver().cuMemGetInfo(&free, &total) != CUDA_SUCCESS) return std::nullopt;
   return free;
 }
 

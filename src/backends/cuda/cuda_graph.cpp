@@ -15,11 +15,10 @@ class Graph final : public LaunchGraph {
       : graph_(graph), exec_(exec), context_(std::move(context)) {}
   // Errors are ignored: at process exit the driver may already be shutting down.
   ~Graph() override {
-    if (driver().cuCtxPushCurrent(context_->get()) != CUDA_SUCCESS) return;
+    const QuietContextScope scope(*context_);
+    if (!scope) return;
     driver().cuGraphExecDestroy(exec_);
     driver().cuGraphDestroy(graph_);
-    CUcontext popped = nullptr;
-    driver().cuCtxPopCurrent(&popped);
   }
   Graph(const Graph&) = delete;
   Graph& operator=(const Graph&) = delete;
