@@ -2,6 +2,7 @@
 // that is faster with it there (scheduler::Rent), data read once stays where it is.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -205,6 +206,39 @@ TEST(ResultPlacement, ExpectedOnTheHostOnceTheSameWorksResultsWereReadThere) {
   EXPECT_FALSE(result_to_host());
   EXPECT_EQ(result.to_vector<float>(), std::vector<float>(64, 1.0f));  // 2 * 4 - 7, read here
   EXPECT_TRUE(result_to_host());
+}
+
+// Work whose results, written on the host, were read on a device since is expected on that
+// device next, until reads elsewhere outnumber those there: the device that reads it is priced
+// with no copy of the result, the host with one.
+TEST(ResultPlacement, ExpectedOnTheDeviceThatReadTheSameWorksResults) {
+  const auto other = device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
+  const auto devices = Registry::instance().devices();
+  const auto at = std::find_if(devices.begin(), devices.end(),
+                               [&](const Device* d) { return d->info().id() == *other; });
+  const auto host = std::find_if(devices.begin(), devices.end(),
+                                 [](const Device* d) { return d->info().host_addressable; });
+  ASSERT_NE(at, devices.end());
+  ASSERT_NE(host, devices.end());
+  const Array data = Array::from_vector(std::vector<float>(64, 3.0f));
+  Array result;
+  {
+    const DeviceScope here((*host)->info().id());
+    result = data * data + 0.5f;  // work no other test runs
+    eval(result);
+  }
+  scheduler::Workload w;
+  w.signature = result.buffer()->provenance().value().signature;
+  const auto destination = [&] {
+    runtime::add_residency(w, std::vector<const Buffer*>{data.buffer().get()});
+    return std::pair{w.result_to_host, w.result_to_device};
+  };
+  EXPECT_EQ(destination(), std::pair(true, -1));  // nothing read yet: the inputs' place
+  result.buffer()->read_on(**at);                 // as work placed there reads it
+  EXPECT_EQ(destination(), std::pair(false, static_cast<int>(at - devices.begin())));
+  EXPECT_EQ(result.to_vector<float>(), std::vector<float>(64, 9.5f));  // a read on the host
+  EXPECT_EQ(destination(), std::pair(true, -1));
 }
 
 // A strided operand of a product is copied into contiguous storage first. That copy's result is

@@ -334,6 +334,43 @@ TEST(CostModel, ResultToHostAddsDeviceToHost) {
   EXPECT_EQ(sched::predict(w, cpu_like(), kCpu, true).transfer_s, kept_cpu.transfer_s);
 }
 
+// A result read next on a device is moved there from wherever else it is written: from the host
+// by that device's own link, from a third device back through the host first.
+TEST(CostModel, ResultToADeviceAddsTheMoveThere) {
+  DeviceModel other = gpu_like();
+  other.name = "other";
+  other.id = {kSmall, false};
+  other.h2d_latency_s = 1e-3;  // a distinctly slow way in
+  other.h2d_bytes_per_s = 1e9;
+  const DeviceModel gpu = gpu_like(), cpu = cpu_like();
+  const std::vector<const DeviceModel*> sources = {&cpu, &gpu, &other};
+  Workload w = elementwise(1'000'000, 1, 0);
+  const double cpu_kept_s = sched::predict(w, cpu, kCpu, true, sources).transfer_s;
+  const double gpu_kept_s = sched::predict(w, gpu, kGpu, true, sources).transfer_s;
+  w.result_to_device = kSmall;
+  const double into_other_s = 1e-3 + 4e6 / 1e9;
+  EXPECT_DOUBLE_EQ(sched::predict(w, cpu, kCpu, true, sources).result_transfer_s, into_other_s);
+  EXPECT_DOUBLE_EQ(sched::predict(w, cpu, kCpu, true, sources).transfer_s,
+                   cpu_kept_s + into_other_s);
+  EXPECT_DOUBLE_EQ(sched::predict(w, gpu, kGpu, true, sources).transfer_s,
+                   gpu_kept_s + 10e-6 + 4e6 / 20e9 + into_other_s);
+  EXPECT_DOUBLE_EQ(sched::predict(w, other, kSmall, true, sources).result_transfer_s, 0);
+  // A destination without a model here is not priced.
+  EXPECT_DOUBLE_EQ(sched::predict(w, cpu, kCpu, true, {}).result_transfer_s, 0);
+}
+
+// Host data, work the host does a little faster than the GPU with the inputs' copies: once its
+// result is known to be read on the GPU next, the result's copy there tips it to the GPU.
+TEST(Decide, WorkWhoseResultAnotherDeviceReadsRunsThereWhenTheCopyOutweighsTheDifference) {
+  const Scheduler s({cpu_like(), gpu_like()});
+  Workload w = elementwise(200'000, 1, 0);
+  EXPECT_EQ(s.decide(w).chosen, kCpu);
+  w.result_to_device = kGpu;
+  const auto d = s.decide(w);
+  EXPECT_EQ(d.chosen, kGpu);
+  EXPECT_GT(d.ranking.back().predicted.result_transfer_s, 0);
+}
+
 TEST(CostModel, FitsHonoursTheReserveAndResidentInputs) {
   DeviceModel m = gpu_like();
   m.free_memory_bytes = 100'000'000;

@@ -159,12 +159,11 @@ std::byte* Buffer::valid_host_data() {
       ensure_host_allocated();
       c.device->copy_to_host(host_, c.memory, 0, bytes_);
       host_valid_ = true;
-      if (provenance_ && provenance_->ran_on == c.device)
-        runtime::note_result_read(provenance_->signature, true);
       break;
     }
     ensure_host_allocated();  // never written anywhere: uninitialised host memory
   }
+  if (provenance_) runtime::note_result_read(provenance_->signature, nullptr);
   return host_;
 }
 
@@ -176,11 +175,8 @@ DeviceMemory Buffer::read_on(Device& device) {
     if (owner_) refresh_host_from_owner();
     target.valid = false;
   }
-  if (target.valid) {
-    if (provenance_ && provenance_->ran_on == &device)
-      runtime::note_result_read(provenance_->signature, false);
-    return target.memory;
-  }
+  if (provenance_) runtime::note_result_read(provenance_->signature, &device);
+  if (target.valid) return target.memory;
   if (!host_valid_) {
     // Device-to-device moves go through the host: backends share no memory handles.
     for (auto& c : device_copies_) {

@@ -41,6 +41,7 @@ struct LastChoice {
   std::uint64_t signature = 0;
   std::int64_t elements = 0;
   bool result_to_host = false;
+  int result_to_device = -1;
   std::size_t input_count = 0;
   std::array<scheduler::InputPlacement, kMaxInputs> inputs{};
   Candidate first;
@@ -48,7 +49,7 @@ struct LastChoice {
 
   bool same_work(const scheduler::Workload& w) const {
     if (w.signature != signature || w.elements != elements || w.result_to_host != result_to_host ||
-        w.inputs.size() != input_count)
+        w.result_to_device != result_to_device || w.inputs.size() != input_count)
       return false;
     for (std::size_t i = 0; i < input_count; ++i)
       if (w.inputs[i].on_host != inputs[i].on_host ||
@@ -247,6 +248,7 @@ class Plan {
       last.signature = w.signature;
       last.elements = w.elements;
       last.result_to_host = w.result_to_host;
+      last.result_to_device = w.result_to_device;
       last.input_count = w.inputs.size();
       std::copy(w.inputs.begin(), w.inputs.end(), last.inputs.begin());
       last.first = first_;
@@ -548,7 +550,7 @@ std::vector<View> realize(const Group& g) {
   // unwritten comes along to the device that runs it.
   for (const View& d : g.destinations) buffers[placed++] = d.buffer.get();
   add_residency(w, std::span(buffers, placed));
-  if (making_library_operands > 0) w.result_to_host = false;
+  if (making_library_operands > 0) w.result_to_host = false, w.result_to_device = -1;
   const auto& label = cached_label(w.signature, [&] { return kernel_label(kernel); });
   Recorder* recorder = Recorder::active();
   if (recorder) recorder->check_destinations(g.destinations);

@@ -112,12 +112,13 @@ std::vector<Candidate> Placement::priority_order() const {
 void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs) {
   const auto devices = Registry::instance().devices();
   w.inputs.clear();
-  // Eager work does not say whether its result will be read on the host next. Assume it will
-  // when every input lives on the host alone (the data lives there), or when the same work's
-  // results written on a device were mostly read on the host since (result_destination.hpp);
-  // and that it stays on a device when an input has a copy on one, even beside the host's: work
-  // with that data ran there before, and will again (a device pinned once, a matrix moved for
-  // the steps that read it). Storage no one has written yet lives nowhere and says nothing.
+  w.result_to_device = -1;
+  // Eager work does not say where its result will be read next. Where the same work's results
+  // were mostly read lately, it will be again (result_destination.hpp). Else assume the host
+  // when every input lives on the host alone (the data lives there), and that it stays where it
+  // is written when an input has a copy on a device, even beside the host's: work with that data
+  // ran there before, and will again (a device pinned once, a matrix moved for the steps that
+  // read it). Storage no one has written yet lives nowhere and says nothing.
   std::uint32_t device_bits = 0;  // bits of the devices that are not the host
   for (std::size_t i = 0; i < devices.size() && i < 32; ++i)
     if (!devices[i]->info().host_addressable) device_bits |= 1u << i;
@@ -127,7 +128,13 @@ void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs
     if (!in.on_host && in.device_mask == 0) continue;  // unwritten
     w.result_to_host = w.result_to_host && in.on_host && !(in.device_mask & device_bits);
   }
-  if (!w.result_to_host) w.result_to_host = result_read_on_host(w.signature);
+  const int destination = result_destination(w.signature);
+  if (destination == kDestinationHost) {
+    w.result_to_host = true;
+  } else if (destination >= 0) {
+    w.result_to_host = false;
+    w.result_to_device = destination;
+  }
 }
 
 }  // namespace switchyard::runtime

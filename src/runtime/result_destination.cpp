@@ -3,18 +3,23 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <optional>
+
+#include "backends/registry.hpp"
 
 namespace switchyard::runtime {
 namespace {
 
-// A vote per read, kept within ±kCap so that a change of habit shows within a few runs: a step
-// whose result is read on the device every iteration and on the host now and then stays on the
-// device.
+// Each signature holds a place and a count of the reads there, at most kCap: a read elsewhere
+// takes one away, and the place changes when none is left. So a change of habit shows within a
+// few runs, and a step whose result is read on the device every iteration and on the host now
+// and then stays on the device.
 constexpr int kCap = 4;
 
-// Lock-free, since the decision path reads it for every kernel whose inputs live on a device:
-// a slot per signature hash holds the signature's top 48 bits beside its vote (offset by kCap).
-// A signature that lands in a slot another holds takes it over and starts learning afresh.
+// Lock-free, since reads of every result update it and the decision path reads it for every
+// kernel: a slot per signature hash holds the signature's top 48 bits, the place (8 bits: 0 the
+// host, i + 1 device i) and the count (8 bits; 0: an empty slot). A signature that lands in a
+// slot another holds takes it over and starts learning afresh.
 constexpr std::size_t kSlots = 4096;
 std::array<std::atomic<std::uint64_t>, kSlots> slots{};
 
@@ -23,6 +28,20 @@ std::atomic<std::uint64_t>& slot_of(std::uint64_t signature) {
 }
 std::uint64_t tag_of(std::uint64_t signature) {
   return signature & ~std::uint64_t{0xFFFF};
+}
+std::uint64_t held_by(std::uint64_t tag, std::uint64_t place, int count) {
+  return tag | place << 8 | static_cast<std::uint64_t>(count);
+}
+
+// The place code of `reader`: 0 for the host, i + 1 for device i of the registry's list, and
+// nothing for a device the list does not hold (or beyond the 254 a code can name).
+std::optional<std::uint64_t> place_of(const Device* reader) {
+  if (reader == nullptr || reader->info().host_addressable) return 0;
+  const auto devices = Registry::instance().devices();
+  const auto it = std::find(devices.begin(), devices.end(), reader);
+  const auto i = static_cast<std::uint64_t>(it - devices.begin());
+  if (it == devices.end() || i >= 254) return std::nullopt;
+  return i + 1;
 }
 
 thread_local bool pinned_reads = false;
@@ -36,25 +55,32 @@ PinnedReads::~PinnedReads() {
   pinned_reads = outer_;
 }
 
-void note_result_read(std::uint64_t signature, bool on_host) {
+void note_result_read(std::uint64_t signature, const Device* reader) {
   if (pinned_reads) return;
+  const std::optional<std::uint64_t> place = place_of(reader);
+  if (!place) return;
   std::atomic<std::uint64_t>& slot = slot_of(signature);
   const std::uint64_t tag = tag_of(signature);
   std::uint64_t held = slot.load(std::memory_order_relaxed);
   std::uint64_t next;
   do {
-    const int vote = (held & ~std::uint64_t{0xFFFF}) == tag && held != 0
-                         ? static_cast<int>(held & 0xFFFF) - kCap
-                         : 0;
-    next =
-        tag | static_cast<std::uint64_t>(std::clamp(vote + (on_host ? 1 : -1), -kCap, kCap) + kCap);
+    const int count = static_cast<int>(held & 0xFF);
+    const std::uint64_t was = held >> 8 & 0xFF;
+    if ((held & ~std::uint64_t{0xFFFF}) != tag || count == 0)
+      next = held_by(tag, *place, 1);
+    else if (was == *place)
+      next = held_by(tag, was, std::min(count + 1, kCap));
+    else
+      next = count > 1 ? held_by(tag, was, count - 1) : held_by(tag, *place, 1);
+    if (next == held) return;  // the common case, a read where the reads already are
   } while (!slot.compare_exchange_weak(held, next, std::memory_order_relaxed));
 }
 
-bool result_read_on_host(std::uint64_t signature) {
+int result_destination(std::uint64_t signature) {
   const std::uint64_t held = slot_of(signature).load(std::memory_order_relaxed);
-  return held != 0 && (held & ~std::uint64_t{0xFFFF}) == tag_of(signature) &&
-         static_cast<int>(held & 0xFFFF) - kCap > 0;
+  if ((held & 0xFF) == 0 || (held & ~std::uint64_t{0xFFFF}) != tag_of(signature))
+    return kDestinationUnknown;
+  return static_cast<int>(held >> 8 & 0xFF) - 1;
 }
 
 }  // namespace switchyard::runtime

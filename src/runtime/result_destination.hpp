@@ -1,18 +1,27 @@
 // Where a kernel's result is read next, learned from what happened to the results of the same
-// work before. Eager work does not say whether its result goes back to the host; guessing from
-// its inputs alone misleads both ways: a sum over data kept on a device is still read on the host
-// when a Python loop tests it, and pricing it as if it stayed there put a 10^5-element query's
-// reductions on PoCL, which then paid the read-back in the next kernel.
+// work before. Eager work does not say where its result goes; guessing from its inputs alone
+// misleads both ways: a sum over data kept on a device is still read on the host when a Python
+// loop tests it (pricing it as if it stayed there put a 10^5-element query's reductions on PoCL,
+// which then paid the read-back in the next kernel), and a matrix assembled on the host from
+// host data is read by a product on the GPU (pricing it as if it stayed on the host kept the
+// assembly there, and the product paid the copy every run).
 #pragma once
 
 #include <cstdint>
 
+#include "backends/backend.hpp"
+
 namespace switchyard::runtime {
 
-// A result written on a device by the work with this signature was read: copied to the host
-// (on_host), or read in place by work on that device. Not counted while work pinned to its
-// device reads it (below).
-void note_result_read(std::uint64_t signature, bool on_host);
+// What result_destination() knows: nothing yet, the host, or a device's index in the registry's
+// device list (the scheduler's InputPlacement bits).
+inline constexpr int kDestinationUnknown = -2;
+inline constexpr int kDestinationHost = -1;
+
+// A result of the work with this signature was read by `reader`: work on that device, in place or
+// after a copy there. The host (a host-addressable device, or the caller) is `reader` null. Not
+// counted while work pinned to its device reads it (below).
+void note_result_read(std::uint64_t signature, const Device* reader);
 
 // Marks the reads of work the scheduler did not place (pinned by a DeviceScope, or run before any
 // model existed) on this thread while it lives: a pinned run keeps its whole chain on its device
@@ -28,7 +37,8 @@ class PinnedReads {
   bool outer_;
 };
 
-// Whether results of the work with this signature have mostly been read on the host lately.
-bool result_read_on_host(std::uint64_t signature);
+// Where results of the work with this signature have mostly been read lately: kDestinationHost,
+// a device's index, or kDestinationUnknown.
+int result_destination(std::uint64_t signature);
 
 }  // namespace switchyard::runtime

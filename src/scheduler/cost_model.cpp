@@ -58,6 +58,19 @@ double compute_s(const Workload& w, const DeviceModel& m) {
   return std::max(memory_s, static_cast<double>(w.elements) * per_element_s) + size_readback_s;
 }
 
+// Moving the result to where it is read next (Workload::result_to_host, result_to_device).
+double result_transfer_s(const Workload& w, const DeviceModel& m, int device_index,
+                         std::span<const DeviceModel* const> sources) {
+  const auto bytes = static_cast<double>(w.bytes_written);
+  if (w.result_to_host) return m.host_addressable ? 0 : d2h_s(m, bytes);
+  const int to = w.result_to_device;
+  if (to < 0 || to == device_index) return 0;
+  // A device whose model is unknown here (not a candidate for this work) is left unpriced.
+  const auto j = static_cast<std::size_t>(to);
+  if (j >= sources.size() || sources[j] == nullptr) return 0;
+  return (m.host_addressable ? 0 : d2h_s(m, bytes)) + h2d_s(*sources[j], bytes);
+}
+
 }  // namespace
 
 double inputs_transfer_s(const Workload& w, const DeviceModel& m, int device_index,
@@ -72,8 +85,7 @@ CostBreakdown predict(const Workload& w, const DeviceModel& m, int device_index,
   CostBreakdown cost;
   if (!compiled) cost.compile_s = m.compile_base_s + m.compile_per_op_s * w.ir_operations;
   cost.transfer_s = inputs_transfer_s(w, m, device_index, sources);
-  if (w.result_to_host && !m.host_addressable)
-    cost.result_transfer_s = d2h_s(m, static_cast<double>(w.bytes_written));
+  cost.result_transfer_s = result_transfer_s(w, m, device_index, sources);
   cost.transfer_s += cost.result_transfer_s;
   cost.launch_s = m.launch_s;
   cost.compute_s = compute_s(w, m);

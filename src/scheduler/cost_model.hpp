@@ -1,6 +1,6 @@
 // Predicted time of a workload on a candidate: compile (0 when cached) + transfers of inputs not
-// resident there + transfer of the result the caller needs on the host + launch latency +
-// max(bytes / bandwidth, work / throughput).
+// resident there + transfer of the result to where it is read next (the host, or another device)
+// + launch latency + max(bytes / bandwidth, work / throughput).
 #pragma once
 
 #include <span>
@@ -12,8 +12,8 @@ namespace switchyard::scheduler {
 
 struct CostBreakdown {
   double compile_s = 0;
-  double transfer_s = 0;         // inputs in, and the result back when the caller needs it
-  double result_transfer_s = 0;  // the result-back part of transfer_s
+  double transfer_s = 0;         // inputs in, and the result to where it is read next
+  double result_transfer_s = 0;  // the result's part of transfer_s
   double launch_s = 0;
   double compute_s = 0;
   double total_s() const { return compile_s + transfer_s + launch_s + compute_s; }

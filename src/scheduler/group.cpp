@@ -48,6 +48,7 @@ void place_step(std::span<const GroupStep> steps, std::size_t i, const std::vect
     w.inputs[k].device_mask = m.host_addressable ? 0 : 1u << m.id.device;
   }
   w.result_to_host = steps[i].returns && steps[i].work.result_to_host;
+  w.result_to_device = steps[i].returns ? steps[i].work.result_to_device : -1;
 }
 
 }  // namespace

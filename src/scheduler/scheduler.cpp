@@ -265,7 +265,8 @@ std::uint64_t Scheduler::cache_key(const Workload& w, const std::vector<bool>& c
   std::array<std::uint64_t, kWords> words;
   words[0] = w.signature;
   const auto bucket = static_cast<std::uint32_t>(size_bucket(w.elements));
-  words[1] = bucket | std::uint64_t{w.result_to_host} << 32;
+  words[1] = bucket | std::uint64_t{w.result_to_host} << 32 |
+             static_cast<std::uint64_t>(w.result_to_device + 1) << 33;
   words[2] = compiled_mask;
   std::size_t used = 3;
   std::uint64_t h = 0;

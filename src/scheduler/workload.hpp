@@ -49,6 +49,8 @@ struct Workload {
   int ir_operations = 0;  // instructions, for predicted compile time
   std::vector<InputPlacement> inputs;
   bool result_to_host = false;  // the caller reads the result on the host next
+  int result_to_device = -1;    // else the device (its index in the device list) that reads it
+                                // next, where known; -1: where it was written
 
   std::uint64_t working_set_bytes() const { return bytes_read + bytes_written; }
 };
