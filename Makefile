@@ -82,10 +82,10 @@ conformance-isa: build
 
 # The Vulkan backend, built apart while it is off by default (src/backends/vulkan/CMakeLists.txt):
 # its own tests, the conformance suite and the fault matrix on its device (lavapipe in CI), and
-# the explain, metrics and fallback tests with it beside the others.
+# the explain, metrics and fallback tests with it beside the others, and its calibration.
 VULKAN_DIR ?= build-vulkan
 VULKAN_TESTS := vulkan_backend_test conformance_test fault_matrix_test explain_test metrics_test \
-  fallback_test
+  fallback_test calibration_test
 vulkan: deps
 	@cmake -S . -B $(VULKAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DSWITCHYARD_VULKAN=ON \
 	  -DSWITCHYARD_BUILD_PYTHON=OFF -DSWITCHYARD_BUILD_BENCHMARKS=OFF $(CMAKE_FLAGS) >/dev/null
@@ -95,7 +95,8 @@ vulkan: deps
 	  ./conformance_test --gtest_filter='*vulkan*' --gtest_brief=1 && \
 	  ./fault_matrix_test --gtest_filter='*vulkan*' --gtest_brief=1 && \
 	  ./explain_test --gtest_brief=1 && ./metrics_test --gtest_brief=1 && \
-	  ./fallback_test --gtest_brief=1
+	  ./fallback_test --gtest_brief=1 && \
+	  ./calibration_test --gtest_filter='QuickCalibration.*' --gtest_brief=1
 
 sanitize: sanitize-address sanitize-thread
 
