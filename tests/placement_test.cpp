@@ -208,10 +208,10 @@ TEST(ResultPlacement, ExpectedOnTheHostOnceTheSameWorksResultsWereReadThere) {
   EXPECT_TRUE(result_to_host());
 }
 
-// Work whose results, written on the host, were read on a device since is expected on that
-// device next, until reads elsewhere outnumber those there: the device that reads it is priced
-// with no copy of the result, the host with one.
-TEST(ResultPlacement, ExpectedOnTheDeviceThatReadTheSameWorksResults) {
+// Work whose results, written on the host, were wanted on a device since (read by work the
+// scheduler placed there) is expected on that device next, until reads elsewhere outnumber those:
+// the device is priced with no copy of the result, the host with one.
+TEST(ResultPlacement, ExpectedOnTheDeviceThatWantedTheSameWorksResults) {
   const auto other = device_besides_the_host();
   if (!other) GTEST_SKIP() << "needs a device besides the host";
   const auto devices = Registry::instance().devices();
@@ -235,7 +235,20 @@ TEST(ResultPlacement, ExpectedOnTheDeviceThatReadTheSameWorksResults) {
     return std::pair{w.result_to_host, w.result_to_device};
   };
   EXPECT_EQ(destination(), std::pair(true, -1));  // nothing read yet: the inputs' place
-  result.buffer()->read_on(**at);                 // as work placed there reads it
+  const auto consumer = [&] { return result * 2.0f - 1.0f; };
+  Array compiled_there;
+  {
+    const DeviceScope there(*other);  // compiled there; pinned reads say nothing
+    compiled_there = consumer();
+    eval(compiled_there);
+  }
+  EXPECT_EQ(destination(), std::pair(true, -1));
+  {
+    const OnlyFastOn steer({compiled_there.buffer()->provenance().value().signature}, 64, *other);
+    const Array placed = consumer();
+    eval(placed);
+    ASSERT_EQ(placed.buffer()->provenance().value().ran_on->info().id(), *other);
+  }
   EXPECT_EQ(destination(), std::pair(false, static_cast<int>(at - devices.begin())));
   EXPECT_EQ(result.to_vector<float>(), std::vector<float>(64, 9.5f));  // a read on the host
   EXPECT_EQ(destination(), std::pair(true, -1));

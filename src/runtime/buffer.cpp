@@ -147,7 +147,13 @@ Buffer::DeviceCopy& Buffer::copy_on(Device& device) {
 std::byte* Buffer::host_data() {
   // What the host reads inside a captured function, a replay would not read again.
   if (auto* recorder = runtime::Recorder::active()) recorder->check_host_read(*this);
+  note_wanted_on(nullptr);
   return valid_host_data();
+}
+
+void Buffer::note_wanted_on(const Device* where) const {
+  std::lock_guard lock(mutex_);
+  if (provenance_) runtime::note_result_wanted(provenance_->signature, where);
 }
 
 std::byte* Buffer::valid_host_data() {
@@ -163,7 +169,6 @@ std::byte* Buffer::valid_host_data() {
     }
     ensure_host_allocated();  // never written anywhere: uninitialised host memory
   }
-  if (provenance_) runtime::note_result_read(provenance_->signature, nullptr);
   return host_;
 }
 
@@ -175,7 +180,6 @@ DeviceMemory Buffer::read_on(Device& device) {
     if (owner_) refresh_host_from_owner();
     target.valid = false;
   }
-  if (provenance_) runtime::note_result_read(provenance_->signature, &device);
   if (target.valid) return target.memory;
   if (!host_valid_) {
     // Device-to-device moves go through the host: backends share no memory handles.

@@ -74,8 +74,12 @@ class Buffer {
   // "host", "opencl:0", ...: where valid copies are now (for explain and tests).
   std::vector<std::string> valid_locations() const;
 
-  // Host pointer to valid data, copying from a device first if the host copy is stale.
+  // Host pointer to valid data, copying from a device first if the host copy is stale. The
+  // caller's read of a kernel's result: noted where it is wanted, on the host.
   std::byte* host_data();
+  // Work placed by the scheduler reads this storage and wants it on `where` (null: the host):
+  // the kernel that wrote it learns where its results are wanted (result_destination.hpp).
+  void note_wanted_on(const Device* where) const;
   // Memory on `device` holding valid data, copying there first if needed.
   DeviceMemory read_on(Device& device);
   // Memory on `device` that a kernel will overwrite whole: no copy in.

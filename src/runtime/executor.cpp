@@ -198,6 +198,7 @@ class Plan {
       first_ = last.first;
       reason_ = last.reason;
       remembered_compiled_ = last.compiled;
+      wants_inputs_on_ = first_.device;
       return;
     }
     const auto& models = scheduler_->models();
@@ -226,6 +227,12 @@ class Plan {
       first_ = choices.candidates[rent.candidate];
       reason_ = scheduler::Reason::MovingReusedData;
     }
+    // A run placed to measure a device, or to wait for a compile elsewhere, says nothing about
+    // where this work wants its inputs.
+    if (reason_ != scheduler::Reason::Exploring &&
+        reason_ != scheduler::Reason::CompileInBackground)
+      wants_inputs_on_ =
+          rent.candidate >= 0 ? choices.candidates[rent.candidate].device : first_.device;
     logf(LogLevel::Debug, "decision: {} ({} elements) on {}: {}", label, w.elements,
          scheduler_->models()[first_.model].name, scheduler::describe(reason_));
     if (!all_compiled && kernel && reason_ == scheduler::Reason::CompileInBackground) {
@@ -319,6 +326,9 @@ class Plan {
     return compiled_;
   }
   Device* compiling_in_background() const { return background_; }
+  // Where this work would have its inputs: where it runs, or where it would run faster were they
+  // there (the rent's candidate); null for work the scheduler did not place, or placed to learn.
+  Device* wants_inputs_on() const { return wants_inputs_on_; }
 
  private:
   const scheduler::Workload& w_;
@@ -333,6 +343,7 @@ class Plan {
   scheduler::Reason reason_ = scheduler::Reason::Forced;
   double best_expected_s_ = 0;
   Device* background_ = nullptr;
+  Device* wants_inputs_on_ = nullptr;
 };
 
 // Runs `attempt` on the plan's candidates until one succeeds; records metrics, history, traces
@@ -344,6 +355,9 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
   const std::string_view label = *shared_label;
   const auto start = TraceClock::now();
   Plan plan(w, inputs, kernel, label);
+  // What wrote the inputs learns where they are wanted (result_destination.hpp).
+  if (Device* wanted = plan.wants_inputs_on())
+    for (const Buffer* in : inputs) in->note_wanted_on(wanted);
   std::vector<runtime::Attempt> attempts;
   std::vector<Device*> failed_devices;
   std::optional<Candidate> candidate = plan.first();

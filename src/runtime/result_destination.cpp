@@ -33,12 +33,12 @@ std::uint64_t held_by(std::uint64_t tag, std::uint64_t place, int count) {
   return tag | place << 8 | static_cast<std::uint64_t>(count);
 }
 
-// The place code of `reader`: 0 for the host, i + 1 for device i of the registry's list, and
+// The place code of `where`: 0 for the host, i + 1 for device i of the registry's list, and
 // nothing for a device the list does not hold (or beyond the 254 a code can name).
-std::optional<std::uint64_t> place_of(const Device* reader) {
-  if (reader == nullptr || reader->info().host_addressable) return 0;
+std::optional<std::uint64_t> place_of(const Device* where) {
+  if (where == nullptr || where->info().host_addressable) return 0;
   const auto devices = Registry::instance().devices();
-  const auto it = std::find(devices.begin(), devices.end(), reader);
+  const auto it = std::find(devices.begin(), devices.end(), where);
   const auto i = static_cast<std::uint64_t>(it - devices.begin());
   if (it == devices.end() || i >= 254) return std::nullopt;
   return i + 1;
@@ -55,9 +55,9 @@ PinnedReads::~PinnedReads() {
   pinned_reads = outer_;
 }
 
-void note_result_read(std::uint64_t signature, const Device* reader) {
+void note_result_wanted(std::uint64_t signature, const Device* where) {
   if (pinned_reads) return;
-  const std::optional<std::uint64_t> place = place_of(reader);
+  const std::optional<std::uint64_t> place = place_of(where);
   if (!place) return;
   std::atomic<std::uint64_t>& slot = slot_of(signature);
   const std::uint64_t tag = tag_of(signature);

@@ -1,10 +1,11 @@
-// Where a kernel's result is read next, learned from what happened to the results of the same
-// work before. Eager work does not say where its result goes; guessing from its inputs alone
-// misleads both ways: a sum over data kept on a device is still read on the host when a Python
-// loop tests it (pricing it as if it stayed there put a 10^5-element query's reductions on PoCL,
-// which then paid the read-back in the next kernel), and a matrix assembled on the host from
-// host data is read by a product on the GPU (pricing it as if it stayed on the host kept the
-// assembly there, and the product paid the copy every run).
+// Where a kernel's result is wanted next, learned from the work that read the same work's results
+// before: where that work ran, or would have run faster had its inputs been there. Eager work does
+// not say where its result goes; guessing from its inputs alone misleads both ways: a sum over data
+// kept on a device is still read on the host when a Python loop tests it (pricing it as if it
+// stayed there put a 10^5-element query's reductions on PoCL, which then paid the read-back in the
+// next kernel), and a matrix assembled on the host from host data is read by a product on the GPU
+// (pricing it as if it stayed on the host kept the assembly there, and the product paid the copy
+// every run).
 #pragma once
 
 #include <cstdint>
@@ -18,10 +19,10 @@ namespace switchyard::runtime {
 inline constexpr int kDestinationUnknown = -2;
 inline constexpr int kDestinationHost = -1;
 
-// A result of the work with this signature was read by `reader`: work on that device, in place or
-// after a copy there. The host (a host-addressable device, or the caller) is `reader` null. Not
-// counted while work pinned to its device reads it (below).
-void note_result_read(std::uint64_t signature, const Device* reader);
+// A result of the work with this signature is read by work that wants it on `where` (the host:
+// a host-addressable device, or null for the caller's own reads). Not counted while work pinned
+// to its device reads it (below).
+void note_result_wanted(std::uint64_t signature, const Device* where);
 
 // Marks the reads of work the scheduler did not place (pinned by a DeviceScope, or run before any
 // model existed) on this thread while it lives: a pinned run keeps its whole chain on its device
@@ -37,7 +38,7 @@ class PinnedReads {
   bool outer_;
 };
 
-// Where results of the work with this signature have mostly been read lately: kDestinationHost,
+// Where results of the work with this signature have mostly been wanted lately: kDestinationHost,
 // a device's index, or kDestinationUnknown.
 int result_destination(std::uint64_t signature);
 
