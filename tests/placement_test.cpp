@@ -10,6 +10,7 @@
 #include "backends/registry.hpp"
 #include "runtime/buffer.hpp"
 #include "runtime/placement.hpp"
+#include "runtime/result_destination.hpp"
 #include "switchyard/switchyard.hpp"
 #include "test_support.hpp"
 
@@ -199,6 +200,7 @@ TEST(ResultPlacement, ExpectedOnTheHostOnceTheSameWorksResultsWereReadThere) {
   ASSERT_EQ(result.locations(), std::vector<std::string>{*other});
   scheduler::Workload w;
   w.signature = result.buffer()->provenance().value().signature;
+  w.elements = result.size();
   const auto result_to_host = [&] {
     runtime::add_residency(w, std::vector<const Buffer*>{data.buffer().get()});
     return w.result_to_host;
@@ -230,6 +232,7 @@ TEST(ResultPlacement, ExpectedOnTheDeviceThatWantedTheSameWorksResults) {
   }
   scheduler::Workload w;
   w.signature = result.buffer()->provenance().value().signature;
+  w.elements = result.size();
   const auto destination = [&] {
     runtime::add_residency(w, std::vector<const Buffer*>{data.buffer().get()});
     return std::pair{w.result_to_host, w.result_to_device};
@@ -252,6 +255,24 @@ TEST(ResultPlacement, ExpectedOnTheDeviceThatWantedTheSameWorksResults) {
   EXPECT_EQ(destination(), std::pair(false, static_cast<int>(at - devices.begin())));
   EXPECT_EQ(result.to_vector<float>(), std::vector<float>(64, 9.5f));  // a read on the host
   EXPECT_EQ(destination(), std::pair(true, -1));
+}
+
+// One kernel serves several ends (a copy assembling a large matrix for a product, copies of a few
+// values for the host's next step): where its results are wanted is kept per size.
+TEST(ResultPlacement, WhereResultsAreWantedIsKeptPerSize) {
+  const auto other = device_besides_the_host();
+  if (!other) GTEST_SKIP() << "needs a device besides the host";
+  const auto devices = Registry::instance().devices();
+  const auto at = std::find_if(devices.begin(), devices.end(),
+                               [&](const Device* d) { return d->info().id() == *other; });
+  ASSERT_NE(at, devices.end());
+  constexpr std::uint64_t kSignature = 0x5e1f'7e57'0000'0001ull;  // no kernel's
+  runtime::note_result_wanted(kSignature, std::int64_t{1} << 24, *at);
+  runtime::note_result_wanted(kSignature, 4096, nullptr);
+  EXPECT_EQ(runtime::result_destination(kSignature, std::int64_t{1} << 24),
+            static_cast<int>(at - devices.begin()));
+  EXPECT_EQ(runtime::result_destination(kSignature, 4096), runtime::kDestinationHost);
+  EXPECT_EQ(runtime::result_destination(kSignature, 64), runtime::kDestinationUnknown);
 }
 
 // A strided operand of a product is copied into contiguous storage first. That copy's result is

@@ -153,7 +153,8 @@ std::byte* Buffer::host_data() {
 
 void Buffer::note_wanted_on(const Device* where) const {
   std::lock_guard lock(mutex_);
-  if (provenance_) runtime::note_result_wanted(provenance_->signature, where);
+  if (provenance_)
+    runtime::note_result_wanted(provenance_->signature, provenance_->elements, where);
 }
 
 std::byte* Buffer::valid_host_data() {

@@ -128,7 +128,7 @@ void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs
     if (!in.on_host && in.device_mask == 0) continue;  // unwritten
     w.result_to_host = w.result_to_host && in.on_host && !(in.device_mask & device_bits);
   }
-  const int destination = result_destination(w.signature);
+  const int destination = result_destination(w.signature, w.elements);
   if (destination == kDestinationHost) {
     w.result_to_host = true;
   } else if (destination >= 0) {

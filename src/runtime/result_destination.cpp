@@ -6,28 +6,34 @@
 #include <optional>
 
 #include "backends/registry.hpp"
+#include "scheduler/workload.hpp"
 
 namespace switchyard::runtime {
 namespace {
 
-// Each signature holds a place and a count of the reads there, at most kCap: a read elsewhere
-// takes one away, and the place changes when none is left. So a change of habit shows within a
-// few runs, and a step whose result is read on the device every iteration and on the host now
-// and then stays on the device.
+// Each signature and size bucket holds a place and a count of the reads wanting it there, at most
+// kCap: a read wanting it elsewhere takes one away, and the place changes when none is left. So a
+// change of habit shows within a few runs, and a step whose result is read on the device every
+// iteration and on the host now and then stays on the device.
 constexpr int kCap = 4;
 
 // Lock-free, since reads of every result update it and the decision path reads it for every
-// kernel: a slot per signature hash holds the signature's top 48 bits, the place (8 bits: 0 the
-// host, i + 1 device i) and the count (8 bits; 0: an empty slot). A signature that lands in a
-// slot another holds takes it over and starts learning afresh.
+// kernel: a slot per key (key_of) holds the key's top 48 bits, the place (8 bits: 0 the host,
+// i + 1 device i) and the count (8 bits; 0: an empty slot). A key that lands in a slot another
+// holds takes it over and starts learning afresh.
 constexpr std::size_t kSlots = 4096;
 std::array<std::atomic<std::uint64_t>, kSlots> slots{};
 
-std::atomic<std::uint64_t>& slot_of(std::uint64_t signature) {
-  return slots[(signature * 0x9e3779b97f4a7c15ull) >> 52];
+// The work and its size bucket as one key.
+std::uint64_t key_of(std::uint64_t signature, std::int64_t elements) {
+  const auto bucket = static_cast<std::uint64_t>(scheduler::size_bucket(elements));
+  return signature ^ (bucket + 1) * 0xc2b2ae3d27d4eb4full;
 }
-std::uint64_t tag_of(std::uint64_t signature) {
-  return signature & ~std::uint64_t{0xFFFF};
+std::atomic<std::uint64_t>& slot_of(std::uint64_t key) {
+  return slots[(key * 0x9e3779b97f4a7c15ull) >> 52];
+}
+std::uint64_t tag_of(std::uint64_t key) {
+  return key & ~std::uint64_t{0xFFFF};
 }
 std::uint64_t held_by(std::uint64_t tag, std::uint64_t place, int count) {
   return tag | place << 8 | static_cast<std::uint64_t>(count);
@@ -55,12 +61,13 @@ PinnedReads::~PinnedReads() {
   pinned_reads = outer_;
 }
 
-void note_result_wanted(std::uint64_t signature, const Device* where) {
+void note_result_wanted(std::uint64_t signature, std::int64_t elements, const Device* where) {
   if (pinned_reads) return;
   const std::optional<std::uint64_t> place = place_of(where);
   if (!place) return;
-  std::atomic<std::uint64_t>& slot = slot_of(signature);
-  const std::uint64_t tag = tag_of(signature);
+  const std::uint64_t key = key_of(signature, elements);
+  std::atomic<std::uint64_t>& slot = slot_of(key);
+  const std::uint64_t tag = tag_of(key);
   std::uint64_t held = slot.load(std::memory_order_relaxed);
   std::uint64_t next;
   do {
@@ -76,9 +83,10 @@ void note_result_wanted(std::uint64_t signature, const Device* where) {
   } while (!slot.compare_exchange_weak(held, next, std::memory_order_relaxed));
 }
 
-int result_destination(std::uint64_t signature) {
-  const std::uint64_t held = slot_of(signature).load(std::memory_order_relaxed);
-  if ((held & 0xFF) == 0 || (held & ~std::uint64_t{0xFFFF}) != tag_of(signature))
+int result_destination(std::uint64_t signature, std::int64_t elements) {
+  const std::uint64_t key = key_of(signature, elements);
+  const std::uint64_t held = slot_of(key).load(std::memory_order_relaxed);
+  if ((held & 0xFF) == 0 || (held & ~std::uint64_t{0xFFFF}) != tag_of(key))
     return kDestinationUnknown;
   return static_cast<int>(held >> 8 & 0xFF) - 1;
 }

@@ -19,10 +19,12 @@ namespace switchyard::runtime {
 inline constexpr int kDestinationUnknown = -2;
 inline constexpr int kDestinationHost = -1;
 
-// A result of the work with this signature is read by work that wants it on `where` (the host:
-// a host-addressable device, or null for the caller's own reads). Not counted while work pinned
-// to its device reads it (below).
-void note_result_wanted(std::uint64_t signature, const Device* where);
+// A result of the work with this signature, over this many elements, is read by work that wants it
+// on `where` (the host: a host-addressable device, or null for the caller's own reads). Kept per
+// size bucket (scheduler::size_bucket), since one kernel serves several ends: a copy assembling a
+// matrix for a product on the GPU, and copies of a few thousand values for the host's next step.
+// Not counted while work pinned to its device reads it (below).
+void note_result_wanted(std::uint64_t signature, std::int64_t elements, const Device* where);
 
 // Marks the reads of work the scheduler did not place (pinned by a DeviceScope, or run before any
 // model existed) on this thread while it lives: a pinned run keeps its whole chain on its device
@@ -40,6 +42,6 @@ class PinnedReads {
 
 // Where results of the work with this signature have mostly been wanted lately: kDestinationHost,
 // a device's index, or kDestinationUnknown.
-int result_destination(std::uint64_t signature);
+int result_destination(std::uint64_t signature, std::int64_t elements);
 
 }  // namespace switchyard::runtime
