@@ -113,12 +113,12 @@ void add_residency(scheduler::Workload& w, std::span<const Buffer* const> inputs
   const auto devices = Registry::instance().devices();
   w.inputs.clear();
   w.result_to_device = -1;
-  // Eager work does not say where its result will be read next. Where the same work's results
-  // were mostly read lately, it will be again (result_destination.hpp). Else assume the host
-  // when every input lives on the host alone (the data lives there), and that it stays where it
-  // is written when an input has a copy on a device, even beside the host's: work with that data
-  // ran there before, and will again (a device pinned once, a matrix moved for the steps that
-  // read it). Storage no one has written yet lives nowhere and says nothing.
+  // Eager work does not say where its result will be read next. Where the work that read the
+  // same work's results lately mostly wanted them, it will be again (result_destination.hpp). Else
+  // assume the host when every input lives on the host alone (the data lives there), and that it
+  // stays where it is written when an input has a copy on a device, even beside the host's: work
+  // with that data ran there before, and will again (a device pinned once, a matrix moved for the
+  // steps that read it). Storage no one has written yet lives nowhere and says nothing.
   std::uint32_t device_bits = 0;  // bits of the devices that are not the host
   for (std::size_t i = 0; i < devices.size() && i < 32; ++i)
     if (!devices[i]->info().host_addressable) device_bits |= 1u << i;
