@@ -9,3 +9,4 @@
 #include "switchyard/dist/linalg.hpp"
 #include "switchyard/dist/redistribute.hpp"
 #include "switchyard/dist/reductions.hpp"
+#include "switchyard/dist/scans.hpp"

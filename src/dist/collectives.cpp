@@ -1,8 +1,10 @@
 #include "dist/collectives.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <numeric>
 #include <string>
+#include <type_traits>
 
 namespace switchyard::dist {
 namespace {
@@ -27,6 +29,13 @@ std::vector<int> displacements(const std::vector<int>& counts) {
   std::vector<int> out(counts.size(), 0);
   std::exclusive_scan(counts.begin(), counts.end(), out.begin(), 0);
   return out;
+}
+
+template <class T>
+MPI_Datatype mpi_type() {
+  if constexpr (std::is_same_v<T, float>) return MPI_FLOAT;
+  if constexpr (std::is_same_v<T, double>) return MPI_DOUBLE;
+  if constexpr (std::is_same_v<T, std::int64_t>) return MPI_INT64_T;
 }
 
 }  // namespace
@@ -68,6 +77,23 @@ double allreduce_sum(const Communicator& comm, double value) {
   check_mpi(MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm.native()), "MPI_Allreduce");
   return total;
 }
+
+template <class T>
+std::vector<T> exscan(const Communicator& comm, std::span<const T> mine, MPI_Op op, T identity) {
+  const std::int64_t bytes = static_cast<std::int64_t>(mine.size_bytes());
+  const int count =
+      as_mpi_counts(std::span(&bytes, 1), "MPI_Exscan")[0] / static_cast<int>(sizeof(T));
+  std::vector<T> before(mine.size(), identity);
+  check_mpi(MPI_Exscan(mine.data(), before.data(), count, mpi_type<T>(), op, comm.native()),
+            "MPI_Exscan");
+  if (comm.rank() == 0) std::fill(before.begin(), before.end(), identity);
+  return before;
+}
+
+template std::vector<float> exscan(const Communicator&, std::span<const float>, MPI_Op, float);
+template std::vector<double> exscan(const Communicator&, std::span<const double>, MPI_Op, double);
+template std::vector<std::int64_t> exscan(const Communicator&, std::span<const std::int64_t>,
+                                          MPI_Op, std::int64_t);
 
 std::vector<std::byte> host_bytes(const Array& a) {
   std::vector<std::byte> bytes(a.nbytes());

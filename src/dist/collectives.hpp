@@ -26,6 +26,10 @@ std::vector<std::byte> alltoallv(const Communicator& comm, std::span<const std::
                                  std::span<const std::int64_t> send_counts,
                                  std::span<const std::int64_t> recv_counts);
 double allreduce_sum(const Communicator& comm, double value);
+// Elementwise, the fold by `op` (MPI_SUM or MPI_PROD) of `mine` over the ranks before this one;
+// `identity` on rank 0, where MPI leaves the result undefined. T is float, double or int64.
+template <class T>
+std::vector<T> exscan(const Communicator& comm, std::span<const T> mine, MPI_Op op, T identity);
 
 // allgatherv of values: counts[r] values from rank r.
 template <class T>

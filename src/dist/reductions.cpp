@@ -20,25 +20,14 @@ void require_float(std::string_view function, const DistArray& a) {
                      std::string(name(a.dtype())) + "; convert the local rows with astype");
 }
 
-std::vector<std::int64_t> blocks_per_rank(const Layout& layout) {
-  std::vector<std::int64_t> counts(layout.ranks());
-  for (int r = 0; r < layout.ranks(); ++r) counts[r] = layout.blocks_of(r);
-  return counts;
-}
-
 double summed(std::string_view function, const DistArray& a, BlockFold fold, Summation mode) {
   require_float(function, a);
-  const bool replicated = a.layout().is_replicated();
   if (mode == Summation::Fast) {
     const double mine = local_fold(a, fold);
-    return replicated ? mine : allreduce_sum(a.communicator(), mine);
+    return a.layout().is_replicated() ? mine : allreduce_sum(a.communicator(), mine);
   }
   // Every rank adds all block partials in block order, the order the blocks' elements have.
-  std::vector<double> mine = local_block_partials(a, fold);
-  if (replicated) return fixed_order_sum(mine);
-  const std::vector<std::int64_t> counts = blocks_per_rank(a.layout());
-  std::vector<double> all =
-      allgatherv(a.communicator(), std::span<const double>(mine), std::span(counts));
+  std::vector<double> all = every_block_partial(a, local_block_partials(a, fold), 1);
   return fixed_order_sum(all);
 }
 

@@ -1,5 +1,6 @@
 // Prints the reproducible sum, norm and mean of a distributed array as their float64 bit patterns
-// in hexadecimal, on rank 0, for python/tests/dist/print_sums.py to print the same from Python: the
+// in hexadecimal, and a digest of its reproducible cumsum (FNV-1a over its elements' float64 bit
+// patterns), on rank 0, for python/tests/dist/print_sums.py to print the same from Python: the
 // two must agree in every bit. Arguments: rows, columns (0 for a vector), block_rows,
 // float32|float64. Element i is (h(i) >> 11)·2^-53 - 0.5 with h(i) = i·0x9E3779B97F4A7C15 mod 2^64:
 // exact in float64, all 53 bits used, so the order of adding shows in the result.
@@ -23,6 +24,16 @@ std::string bits(double value) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(pattern));
   return text;
+}
+
+std::uint64_t digest(const std::vector<double>& values) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  for (const double v : values) {
+    std::uint64_t pattern = 0;
+    std::memcpy(&pattern, &v, sizeof v);
+    h = (h ^ pattern) * 0x100000001b3ull;
+  }
+  return h;
 }
 
 template <class T>
@@ -54,7 +65,9 @@ int main(int argc, char** argv) {
   const dist::DistArray a =
       dist::DistArray::distribute(global, dist::Layout::row_blocks(rows, comm.size(), block_rows));
   const double sum = dist::sum(a), norm = dist::norm(a), mean = dist::mean(a);
+  const std::uint64_t scan = digest(dist::gather(dist::cumsum(a)).to_vector<double>());
   if (comm.rank() == 0)
-    std::printf("%s %s %s\n", bits(sum).c_str(), bits(norm).c_str(), bits(mean).c_str());
+    std::printf("%s %s %s %016llx\n", bits(sum).c_str(), bits(norm).c_str(), bits(mean).c_str(),
+                static_cast<unsigned long long>(scan));
   return 0;
 }

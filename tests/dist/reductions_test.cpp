@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,26 +15,11 @@
 namespace switchyard::dist {
 namespace {
 
+using testing::Case;
 using testing::from_every_rank;
 using testing::global_array;
+using testing::kCases;
 using testing::same_bits;
-
-struct Case {
-  std::int64_t rows, columns, block_rows;
-  DType dtype;
-};
-
-void PrintTo(const Case& c, std::ostream* out) {
-  *out << c.rows << "x" << c.columns << " " << name(c.dtype) << " in blocks of " << c.block_rows;
-}
-
-const Case kCases[] = {
-    {1000, 3, 7, DType::Float32},       // the last block short (6 rows)
-    {1000, 3, 7, DType::Float64},       // the same in float64
-    {4099, 0, 64, DType::Float32},      // a vector, the last block of 3
-    {10, 0, 4, DType::Float64},         // 3 blocks: at 4 ranks, one has no rows
-    {99005, 0, 33000, DType::Float32},  // long blocks: 16 levels of pairs, odd counts in several
-};
 
 // The reproducible sum's definition, computed again over the whole array in this process: each
 // block's elements in float64, then the block partials, added neighbour to neighbour level by

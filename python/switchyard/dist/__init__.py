@@ -4,7 +4,8 @@ C++'s switchyard::dist with the same layouts, errors and reproducible bits.
 A distributed array is a local Switchyard array plus a Layout: row blocks along axis 0 or
 replicated. Work on arrays of one layout is local (`map`); rows move only through
 `redistribute` and `gather`. `sum`, `mean` and `norm` are reproducible by default (the same bits
-at any number of ranks, on every rank, and as C++); `Summation.FAST` uses MPI_Allreduce.
+at any number of ranks, on every rank, and as C++); `Summation.FAST` uses MPI_Allreduce. `cumsum`
+and `cumprod` scan along the rows in the same two modes (FAST with MPI_Exscan).
 
 Importing this module initialises MPI (through mpi4py); `import switchyard` alone never does.
 Communicators are mpi4py's (MPI.COMM_WORLD when none is given).
@@ -24,3 +25,4 @@ from ._reductions import (  # noqa: F401,A004
     norm,
     sum,
 )
+from ._scans import cumprod, cumsum  # noqa: F401

@@ -7,13 +7,13 @@ from __future__ import annotations
 import enum
 import math
 
-import numpy as np
 from mpi4py import MPI
 
 import switchyard as sy
 
+from ._block_partials import every_block_partial, local_block_partials
 from ._dist_array import DistArray
-from ._fixed_order_sum import fixed_order_sum, fixed_order_sums
+from ._fixed_order_sum import fixed_order_sum
 
 
 class Summation(str, enum.Enum):
@@ -40,35 +40,14 @@ def _row_elements(shape: tuple[int, ...]) -> int:
     return math.prod(shape[1:])
 
 
-def _local_block_partials(a: DistArray, squares: bool) -> np.ndarray:
-    """The fold of each block this rank holds, in block order, from one read of its rows."""
-    rows, per_row = a.local.shape[0], _row_elements(a.local.shape)
-    x = np.asarray(a.local).astype(np.float64).reshape(rows, per_row)
-    if squares:
-        x = x * x
-    block = a.layout.block_rows
-    full = rows // block
-    partials = [fixed_order_sums(x[:full * block].reshape(full, block * per_row))]
-    if rows % block:
-        partials.append(fixed_order_sums(x[full * block:].reshape(1, (rows % block) * per_row)))
-    return np.concatenate(partials)
-
-
 def _summed(function: str, a: DistArray, squares: bool, mode: Summation | str) -> float:
     _require_float(function, a)
     mode = Summation(mode)
-    replicated = a.layout.is_replicated
     if mode is Summation.FAST:
         x = a.local.astype(sy.float64)
         mine = float(sy.sum(x * x if squares else x))
-        return mine if replicated else a.comm.allreduce(mine, op=MPI.SUM)
-    mine = _local_block_partials(a, squares)
-    if replicated:
-        return fixed_order_sum(mine)
-    counts = [a.layout.blocks_of(r) for r in range(a.layout.ranks)]
-    every = np.empty(a.layout.blocks)
-    a.comm.Allgatherv(mine, [every, counts])
-    return fixed_order_sum(every)
+        return mine if a.layout.is_replicated else a.comm.allreduce(mine, op=MPI.SUM)
+    return fixed_order_sum(every_block_partial(a, local_block_partials(a, squares), 1))
 
 
 def sum(a: DistArray, mode: Summation | str = Summation.REPRODUCIBLE) -> float:  # noqa: A001

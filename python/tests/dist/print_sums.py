@@ -1,6 +1,7 @@
 """Prints the reproducible sum, norm and mean of a distributed array as their float64 bit
-patterns in hexadecimal, on rank 0, as tests/dist/print_sums.cpp does from C++ for the same
-arguments and elements (see there): the two must agree in every bit. Arguments: rows, columns
+patterns in hexadecimal, and a digest of its reproducible cumsum, on rank 0, as
+tests/dist/print_sums.cpp does from C++ for the same arguments and elements (see there): the two
+must agree in every bit. Arguments: rows, columns
 (0 for a vector), block_rows, float32|float64."""
 
 import sys
@@ -17,6 +18,14 @@ def hashed_values(n, dtype):
     return ((h >> np.uint64(11)).astype(np.float64) * 2.0**-53 - 0.5).astype(dtype)
 
 
+def digest(values):
+    """FNV-1a over the float64 bit patterns of the values, in C order."""
+    h = 0xcbf29ce484222325
+    for pattern in np.asarray(values).astype(np.float64).ravel().view(np.uint64).tolist():
+        h = ((h ^ pattern) * 0x100000001b3) % 2**64
+    return h
+
+
 def main(rows, columns, block_rows, dtype):
     comm = MPI.COMM_WORLD
     values = hashed_values(rows * (columns or 1), dtype)
@@ -24,8 +33,9 @@ def main(rows, columns, block_rows, dtype):
     a = dist.DistArray.distribute(
         sy.asarray(values), dist.Layout.row_blocks(rows, comm.Get_size(), block_rows))
     sums = (dist.sum(a), dist.norm(a), dist.mean(a))
+    scan = digest(dist.gather(dist.cumsum(a)))
     if comm.Get_rank() == 0:
-        print(" ".join(f"{int(np.float64(s).view(np.uint64)):016x}" for s in sums))
+        print(" ".join(f"{int(np.float64(s).view(np.uint64)):016x}" for s in sums), f"{scan:016x}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """switchyard.dist on every rank of `mpiexec -n N python -m pytest` (ctest runs N = 1 to 4),
-against NumPy over the whole array: reproducible sums bit-identical to the blocks' definition
-(so identical at every N and on every rank) and within an epsilon bound of the exact sum; the
-rest equal to NumPy. Every rank runs every test in the same order, as the collectives need."""
+against NumPy over the whole array: reproducible sums and scans bit-identical to the blocks'
+definition (so identical at every N and on every rank) and within an epsilon bound of the exact
+result; the rest equal to NumPy. Every rank runs every test in the same order, as the
+collectives need."""
 
 import math
 
@@ -226,3 +227,136 @@ def test_mistakes_are_typed_errors():
         dist.argmax(empty)
     assert dist.sum(empty) == 0.0
     assert math.isnan(dist.mean(empty))
+
+
+SCAN_CASES = [pytest.param(case, scan, id=f"cum{scan}-{case[0]}x{case[1]}-"
+                           f"{np.dtype(case[3])}-{case[2]}")
+              for scan in ("sum", "prod") for case in CASES]
+
+
+def scan_data(case, scan):
+    """Normal values to add; values within 5% of 1 to multiply, whose products over 10^5 rows
+    stay far from overflow and underflow."""
+    rows, columns, _, dtype = case
+    values = global_array(rows, columns, dtype)
+    return values if scan == "sum" else (values * 0.01 + 1).astype(dtype)
+
+
+def scanned(a, scan, mode=dist.Summation.REPRODUCIBLE):
+    return dist.cumsum(a, mode=mode) if scan == "sum" else dist.cumprod(a, mode=mode)
+
+
+def scan_definition(values, block_rows, scan):
+    """The reproducible scan's definition, written again row by row: each block scanned on its
+    own in float64, each of its rows combined with the fold of the earlier blocks' last rows in
+    block order (starting from -0.0 or 1), rounded once to the dtype."""
+    step = np.add if scan == "sum" else np.multiply
+    x = values.astype(np.float64).reshape(len(values), -1)
+    out = np.empty_like(x)
+    offset = np.full(x.shape[1], -0.0 if scan == "sum" else 1.0)
+    for first in range(0, len(x), block_rows):
+        running = x[first]
+        out[first] = step(offset, running)
+        for i in range(first + 1, min(first + block_rows, len(x))):
+            running = step(running, x[i])
+            out[i] = step(offset, running)
+        offset = step(offset, running)
+    return out.reshape(values.shape).astype(values.dtype)
+
+
+def assert_scan_within_bound(got, values, scan):
+    """Any order of i additions (multiplications) of rows 0..i errs by at most i·u·Σ|x| (i·u·|Πx|
+    to first order, Higham ch. 3-4), u = ε/2 of the dtype the work is done in; the float32
+    reproducible scan works in float64 and rounds once. (i + 1)·ε bounds both. The exact scan in
+    long double, whose own error is far below that."""
+    x = values.astype(np.longdouble)
+    exact = np.cumsum(x, axis=0) if scan == "sum" else np.cumprod(x, axis=0)
+    magnitude = np.cumsum(np.abs(x), axis=0) if scan == "sum" else np.abs(exact)
+    i = np.arange(1, len(values) + 1).reshape((-1,) + (1,) * (values.ndim - 1))
+    bound = i * np.finfo(values.dtype).eps * magnitude
+    assert np.all(np.abs(np.asarray(got).astype(np.longdouble) - exact) <= bound)
+
+
+def same_array_bits(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and a.dtype == b.dtype and a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("case, scan", SCAN_CASES)
+def test_reproducible_scans_are_the_block_definition_and_the_one_process_scan(case, scan):
+    rows, _, block_rows, dtype = case
+    values = scan_data(case, scan)
+    a = spread(values, block_rows)
+    got = scanned(a, scan)
+    assert got.layout == a.layout and got.dtype == a.dtype
+    whole = np.asarray(dist.gather(got))
+    assert same_array_bits(whole, scan_definition(values, block_rows, scan))
+    alone = dist.DistArray.distribute(
+        sy.asarray(values), dist.Layout.row_blocks(rows, 1, block_rows), MPI.COMM_SELF)
+    assert same_array_bits(whole, scanned(alone, scan).local)
+    assert_scan_within_bound(whole, values, scan)
+
+
+@pytest.mark.parametrize("case, scan", SCAN_CASES)
+def test_fast_scans_are_within_the_bound(case, scan):
+    values = scan_data(case, scan)
+    a = spread(values, case[2])
+    got = scanned(a, scan, "fast")
+    assert got.layout == a.layout and got.dtype == a.dtype
+    assert_scan_within_bound(np.asarray(dist.gather(got)), values, scan)
+
+
+@pytest.mark.parametrize("case, scan", SCAN_CASES)
+def test_replicated_scans_give_the_row_blocks_result(case, scan):
+    rows, _, block_rows, _ = case
+    values = scan_data(case, scan)
+    everywhere = dist.DistArray(
+        sy.asarray(values), dist.Layout.replicated(rows, COMM.Get_size(), block_rows))
+    got = scanned(everywhere, scan)
+    assert got.layout == everywhere.layout
+    assert same_array_bits(got.local, dist.gather(scanned(spread(values, block_rows), scan)))
+    assert_scan_within_bound(scanned(everywhere, scan, "fast").local, values, scan)
+
+
+@pytest.mark.parametrize("case, scan", SCAN_CASES[:2] + SCAN_CASES[5:7])
+def test_reproducible_scans_are_the_same_wherever_the_work_runs(case, scan):
+    values = scan_data(case, scan)
+    a = spread(values, case[2])
+    want = scan_definition(-values, case[2], scan)
+    for place in places_work_runs():
+        with sy.device(place):
+            negated = dist.map(lambda x: -x, a)  # exact on every device, and products stay finite
+            assert same_array_bits(dist.gather(scanned(negated, scan)), want), place
+
+
+def test_int64_scans_are_numpys_in_both_modes():
+    values = np.array([-1, 2, 1, 3, -2] * 16, dtype=np.int64).reshape(-1, 2)  # |Π| ≤ 10^9
+    a = spread(values, 5)
+    for mode in ("reproducible", "fast"):
+        assert same_array_bits(dist.gather(dist.cumsum(a, mode=mode)), np.cumsum(values, axis=0))
+        assert same_array_bits(dist.gather(dist.cumprod(a, mode=mode)),
+                               np.cumprod(values, axis=0))
+
+
+def test_scans_of_empty_arrays_and_negative_zero():
+    for shape in ((0,), (0, 3)):
+        for mode in ("reproducible", "fast"):
+            empty = spread(np.zeros(shape), 4)
+            assert dist.cumsum(empty, mode=mode).shape == shape
+            assert dist.cumprod(empty, mode=mode).shape == shape
+    zeros = np.full(9, -0.0)  # NumPy's cumsum keeps a leading -0.0, and so does this one
+    assert same_array_bits(dist.gather(dist.cumsum(spread(zeros, 2))), np.cumsum(zeros))
+
+
+def test_scan_mistakes_are_typed_errors():
+    a = spread(global_array(12, 3, np.float64), 4)
+    with pytest.raises(sy.ValueError):
+        dist.cumsum(a, axis=1)
+    with pytest.raises(sy.AxisError):
+        dist.cumprod(a, axis=2)
+    assert same_array_bits(dist.gather(dist.cumsum(a, axis=-2)), dist.gather(dist.cumsum(a)))
+    for dtype in (np.bool_, np.int32, np.complex64):
+        with pytest.raises(sy.DTypeError):
+            dist.cumsum(spread(np.zeros(12, dtype=dtype), 4))
+        with pytest.raises(sy.DTypeError):
+            dist.cumprod(spread(np.zeros(12, dtype=dtype), 4), mode="fast")
