@@ -4,6 +4,7 @@
 #pragma once
 
 #include "switchyard/dist/communicator.hpp"
+#include "switchyard/dist/compress.hpp"
 #include "switchyard/dist/dist_array.hpp"
 #include "switchyard/dist/layout.hpp"
 #include "switchyard/dist/linalg.hpp"

@@ -26,19 +26,16 @@ std::int64_t block_count(std::int64_t rows, std::int64_t block_rows) {
 
 }  // namespace
 
-Layout::Layout(std::int64_t rows, std::int64_t block_rows, bool replicated,
-               std::vector<std::int64_t> block_starts)
-    : rows_(rows),
-      block_rows_(block_rows),
-      replicated_(replicated),
-      block_starts_(std::move(block_starts)) {}
+Layout::Layout(std::int64_t rows, std::int64_t block_rows, Kind kind,
+               std::vector<std::int64_t> starts)
+    : rows_(rows), block_rows_(block_rows), kind_(kind), starts_(std::move(starts)) {}
 
 Layout Layout::row_blocks(std::int64_t rows, int ranks, std::int64_t block_rows) {
   require_sizes("Layout::row_blocks", rows, ranks, block_rows);
   const std::int64_t blocks = block_count(rows, block_rows);
   std::vector<std::int64_t> starts(static_cast<std::size_t>(ranks) + 1);
   for (int r = 0; r <= ranks; ++r) starts[r] = r * blocks / ranks;
-  return Layout(rows, block_rows, false, std::move(starts));
+  return Layout(rows, block_rows, Kind::RowBlocks, std::move(starts));
 }
 
 Layout Layout::row_blocks(std::int64_t rows, std::span<const std::int64_t> blocks_per_rank,
@@ -57,31 +54,53 @@ Layout Layout::row_blocks(std::int64_t rows, std::span<const std::int64_t> block
                      std::to_string(given));
   std::vector<std::int64_t> starts(blocks_per_rank.size() + 1, 0);
   std::inclusive_scan(blocks_per_rank.begin(), blocks_per_rank.end(), starts.begin() + 1);
-  return Layout(rows, block_rows, false, std::move(starts));
+  return Layout(rows, block_rows, Kind::RowBlocks, std::move(starts));
 }
 
 Layout Layout::replicated(std::int64_t rows, int ranks, std::int64_t block_rows) {
   require_sizes("Layout::replicated", rows, ranks, block_rows);
-  return Layout(rows, block_rows, true, std::vector<std::int64_t>(ranks + 1, 0));
+  return Layout(rows, block_rows, Kind::Replicated, std::vector<std::int64_t>(ranks + 1, 0));
+}
+
+Layout Layout::ragged(std::span<const std::int64_t> rows_per_rank, std::int64_t block_rows) {
+  if (std::any_of(rows_per_rank.begin(), rows_per_rank.end(), [](std::int64_t n) { return n < 0; }))
+    throw ValueError("Layout::ragged: every rank's row count must be >= 0");
+  const std::int64_t rows =
+      std::accumulate(rows_per_rank.begin(), rows_per_rank.end(), std::int64_t{0});
+  require_sizes("Layout::ragged", rows, static_cast<int>(rows_per_rank.size()), block_rows);
+  std::vector<std::int64_t> starts(rows_per_rank.size() + 1, 0);
+  std::inclusive_scan(rows_per_rank.begin(), rows_per_rank.end(), starts.begin() + 1);
+  return Layout(rows, block_rows, Kind::Ragged, std::move(starts));
 }
 
 std::int64_t Layout::blocks() const {
   return block_count(rows_, block_rows_);
 }
 
+void Layout::require_blocks(std::string_view function) const {
+  if (is_ragged())
+    throw LayoutError(std::string(function) +
+                      ": a ragged layout's ranks hold rows, not whole blocks; redistribute the "
+                      "array to Layout::row_blocks first");
+}
+
 std::int64_t Layout::first_block(int rank) const {
-  return replicated_ ? 0 : block_starts_.at(rank);
+  require_blocks("Layout::first_block");
+  return is_replicated() ? 0 : starts_.at(rank);
 }
 
 std::int64_t Layout::blocks_of(int rank) const {
-  return replicated_ ? blocks() : block_starts_.at(rank + 1) - block_starts_.at(rank);
+  require_blocks("Layout::blocks_of");
+  return is_replicated() ? blocks() : starts_.at(rank + 1) - starts_.at(rank);
 }
 
 std::int64_t Layout::first_row(int rank) const {
+  if (is_ragged()) return starts_.at(rank);
   return std::min(rows_, first_block(rank) * block_rows_);
 }
 
 std::int64_t Layout::rows_of(int rank) const {
+  if (is_ragged()) return starts_.at(rank + 1) - starts_.at(rank);
   return std::min(rows_, (first_block(rank) + blocks_of(rank)) * block_rows_) - first_row(rank);
 }
 

@@ -26,6 +26,7 @@ double summed(std::string_view function, const DistArray& a, BlockFold fold, Sum
     const double mine = local_fold(a, fold);
     return a.layout().is_replicated() ? mine : allreduce_sum(a.communicator(), mine);
   }
+  a.layout().require_blocks(function);
   // Every rank adds all block partials in block order, the order the blocks' elements have.
   std::vector<double> all = every_block_partial(a, local_block_partials(a, fold), 1);
   return fixed_order_sum(all);

@@ -74,7 +74,8 @@ Array rounded(const std::vector<double>& values, const Shape& shape) {
   return Array::from_vector(out, shape);
 }
 
-DistArray reproducible_scan(const DistArray& a, Accumulate op) {
+DistArray reproducible_scan(std::string_view function, const DistArray& a, Accumulate op) {
+  a.layout().require_blocks(function);
   BlockScans mine = local_block_scans(a, op);
   const std::vector<double> totals =
       every_block_partial(a, std::move(mine.totals), row_elements(a.local().shape()));
@@ -90,9 +91,10 @@ DistArray scanned(std::string_view function, const DistArray& a, Accumulate op, 
     case DType::Int64:
       return fast_scan<std::int64_t>(a, op);
     case DType::Float32:
-      return mode == Summation::Fast ? fast_scan<float>(a, op) : reproducible_scan(a, op);
+      return mode == Summation::Fast ? fast_scan<float>(a, op) : reproducible_scan(function, a, op);
     default:
-      return mode == Summation::Fast ? fast_scan<double>(a, op) : reproducible_scan(a, op);
+      return mode == Summation::Fast ? fast_scan<double>(a, op)
+                                     : reproducible_scan(function, a, op);
   }
 }
 

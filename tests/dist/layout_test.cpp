@@ -58,6 +58,25 @@ TEST(DistLayout, ReplicatedGivesEveryRankEveryRow) {
   }
 }
 
+TEST(DistLayout, RaggedGivesEachRankItsChosenRows) {
+  const std::vector<std::int64_t> counts = {3, 0, 5, 1};
+  const Layout layout = Layout::ragged(counts, 4);
+  EXPECT_TRUE(layout.is_ragged());
+  EXPECT_EQ(layout.rows(), 9);
+  EXPECT_EQ(layout.ranks(), 4);
+  std::int64_t next_row = 0;
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(layout.first_row(r), next_row) << "rank " << r;
+    EXPECT_EQ(layout.rows_of(r), counts[r]) << "rank " << r;
+    next_row += counts[r];
+  }
+  EXPECT_THROW(layout.first_block(0), LayoutError);
+  EXPECT_THROW(layout.blocks_of(0), LayoutError);
+  EXPECT_NE(layout, Layout::row_blocks(9, 4, 4));
+  const std::vector<std::int64_t> negative = {3, -1};
+  EXPECT_THROW(Layout::ragged(negative), ValueError);
+}
+
 TEST(DistLayout, BadSizesAreValueErrors) {
   EXPECT_THROW(Layout::row_blocks(-1, 2), ValueError);
   EXPECT_THROW(Layout::row_blocks(10, 0), ValueError);

@@ -14,13 +14,6 @@
 
 namespace switchyard::dist {
 
-// Distributed arrays that cannot be combined as given: different layouts or communicators, a
-// layout made for another number of ranks, or one the operation does not take.
-class LayoutError : public ValueError {
- public:
-  using ValueError::ValueError;
-};
-
 class DistArray {
  public:
   // `local` holds this rank's rows: layout.rows_of(comm.rank()) along axis 0, the other axes

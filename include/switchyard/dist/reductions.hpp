@@ -14,10 +14,11 @@ enum class Summation {
   // the same on every rank. The result is bit-identical for any number of ranks, on every rank,
   // whichever devices computed the array. The cost beside Fast: one read of the local rows to
   // the host (the work that makes them still runs on the devices), a host pass over them, and
-  // an allgather of one float64 per block.
+  // an allgather of one float64 per block. A ragged layout, whose ranks hold parts of blocks,
+  // is a LayoutError: redistribute it to row blocks first.
   Reproducible,
   // One local sum per rank, added by MPI_Allreduce: one collective of 8 bytes, but the last
-  // bits change with the number of ranks.
+  // bits change with the number of ranks. Any layout.
   Fast,
 };
 

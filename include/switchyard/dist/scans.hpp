@@ -18,11 +18,12 @@ namespace switchyard::dist {
 // from NumPy's strictly sequential scan in the last bits (float64 rows join at block ends, and
 // float32 data is scanned in float64); both err by at most about i·ε·Σ|x| at row i. The cost
 // beside Fast: one read of the local rows to the host and one write back, and an allgather of
-// one row per block (1/block_rows of the data).
+// one row per block (1/block_rows of the data). A ragged layout is a LayoutError, as for the
+// reproducible sums.
 //
 // Summation::Fast: Switchyard's own scan of the local rows wherever it runs, and MPI_Exscan of
 // each rank's last row for the rows before its first, in the dtype; the last bits change with
-// the number of ranks and the devices.
+// the number of ranks and the devices. Any layout.
 //
 // int64 is exact in any order (wrapping on overflow), so both modes take the fast path for it.
 // A replicated array is scanned without communication, in the mode's way.

@@ -1,16 +1,19 @@
 """switchyard.dist: arrays spread over the ranks of an MPI job, on mpi4py, the Python face of
 C++'s switchyard::dist with the same layouts, errors and reproducible bits.
 
-A distributed array is a local Switchyard array plus a Layout: row blocks along axis 0 or
-replicated. Work on arrays of one layout is local (`map`); rows move only through
-`redistribute` and `gather`. `sum`, `mean` and `norm` are reproducible by default (the same bits
-at any number of ranks, on every rank, and as C++); `Summation.FAST` uses MPI_Allreduce. `cumsum`
-and `cumprod` scan along the rows in the same two modes (FAST with MPI_Exscan).
+A distributed array is a local Switchyard array plus a Layout: row blocks along axis 0,
+replicated, or ragged (any rows per rank, what `compress` leaves when it keeps some rows). Work
+on arrays of one layout is local (`map`); rows move only through `redistribute` and `gather`.
+`sum`, `mean` and `norm` are reproducible by default (the same bits at any number of ranks, on
+every rank, and as C++); `Summation.FAST` uses MPI_Allreduce. `cumsum` and `cumprod` scan along
+the rows in the same two modes (FAST with MPI_Exscan). The reproducible modes work by blocks and
+refuse a ragged layout: redistribute it to row blocks first.
 
 Importing this module initialises MPI (through mpi4py); `import switchyard` alone never does.
 Communicators are mpi4py's (MPI.COMM_WORLD when none is given).
 """
 
+from ._compress import compress  # noqa: F401
 from ._dist_array import DistArray, LayoutError, map  # noqa: F401,A004
 from ._layout import DEFAULT_BLOCK_ROWS, Layout  # noqa: F401
 from ._linalg import matmul  # noqa: F401

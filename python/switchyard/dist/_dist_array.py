@@ -9,12 +9,7 @@ from mpi4py import MPI
 
 import switchyard as sy
 
-from ._layout import Layout
-
-
-class LayoutError(sy.ValueError):
-    """Distributed arrays that cannot be combined as given: different layouts or communicators,
-    a layout made for another number of ranks, or one the operation does not take."""
+from ._layout import Layout, LayoutError
 
 
 def _require_ranks(function: str, layout: Layout, comm: MPI.Comm) -> None:

@@ -22,10 +22,11 @@ class Summation(str, enum.Enum):
     # result is bit-identical for any number of ranks, on every rank, whichever devices computed
     # the array, and equal to C++'s. Its cost beside FAST: one read of the local rows to the host
     # (the work that makes them still runs on the devices) and an allgather of one float64 per
-    # block.
+    # block. A ragged layout, whose ranks hold parts of blocks, is a LayoutError: redistribute it
+    # to row blocks first.
     REPRODUCIBLE = "reproducible"
     # One Switchyard sum per rank, added by MPI_Allreduce: 8 bytes, but the last bits change
-    # with the number of ranks.
+    # with the number of ranks. Any layout.
     FAST = "fast"
 
 
@@ -47,6 +48,7 @@ def _summed(function: str, a: DistArray, squares: bool, mode: Summation | str) -
         x = a.local.astype(sy.float64)
         mine = float(sy.sum(x * x if squares else x))
         return mine if a.layout.is_replicated else a.comm.allreduce(mine, op=MPI.SUM)
+    a.layout.require_blocks(function)
     return fixed_order_sum(every_block_partial(a, local_block_partials(a, squares), 1))
 
 

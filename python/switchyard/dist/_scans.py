@@ -8,9 +8,11 @@ block is the fold of the totals of the blocks before it, in block order. A row i
 offset combined with its row of the block's scan, rounded once to the dtype: bit-identical for any
 number of ranks, on every rank, whichever devices computed the array. It differs from NumPy's
 strictly sequential scan in the last bits (float64 rows join at block ends, and float32 data is
-scanned in float64); both err by at most about i·ε·Σ|x| at row i.
+scanned in float64); both err by at most about i·ε·Σ|x| at row i. A ragged layout is a
+LayoutError here, as for the reproducible sums.
 
-Summation.FAST: Switchyard's own scan of the local rows, and MPI_Exscan of each rank's last row.
+Summation.FAST, for any layout: Switchyard's own scan of the local rows, and MPI_Exscan of each
+rank's last row.
 int64 is exact in any order, so both modes take the fast path for it; a replicated array is
 scanned without communication."""
 
@@ -51,7 +53,8 @@ def _fast(a: DistArray, scan: str) -> DistArray:
     return a.with_local(local * offset if scan == "prod" else local + offset)
 
 
-def _reproducible(a: DistArray, scan: str) -> DistArray:
+def _reproducible(function: str, a: DistArray, scan: str) -> DistArray:
+    a.layout.require_blocks(function)
     step, _, identity, _ = _SCANS[scan]
     per_row = math.prod(a.local.shape[1:])
     stacks = [step.accumulate(s, axis=1) for s in block_stacks(local_rows(a), a.layout.block_rows)]
@@ -84,7 +87,7 @@ def _scanned(function: str, a: DistArray, scan: str, axis: int, mode: Summation 
             f"sy.cumulative_{scan}(x, axis={axis}), a)")
     if Summation(mode) is Summation.FAST or a.dtype == sy.int64:
         return _fast(a, scan)
-    return _reproducible(a, scan)
+    return _reproducible(function, a, scan)
 
 
 def cumsum(a: DistArray, axis: int = 0,

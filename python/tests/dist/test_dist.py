@@ -360,3 +360,75 @@ def test_scan_mistakes_are_typed_errors():
             dist.cumsum(spread(np.zeros(12, dtype=dtype), 4))
         with pytest.raises(sy.DTypeError):
             dist.cumprod(spread(np.zeros(12, dtype=dtype), 4), mode="fast")
+
+
+def rows_over(values):
+    """The mask of the rows whose first element exceeds 0.3, and those rows, by NumPy."""
+    keep = (values if values.ndim == 1 else values[:, 0]) > 0.3
+    return keep, values[keep]
+
+
+@pytest.mark.parametrize("rows, columns, block_rows", [(101, 3, 8), (10, 0, 4), (0, 2, 4)])
+def test_compress_keeps_the_selected_rows_in_a_ragged_layout(rows, columns, block_rows):
+    values = global_array(rows, columns, np.float64)
+    keep, want = rows_over(values)
+    a = spread(values, block_rows)
+    kept = dist.compress(a, spread(keep, block_rows))
+    assert kept.layout.is_ragged and kept.layout.block_rows == block_rows
+    assert kept.shape == want.shape
+    me = COMM.Get_rank()
+    first = a.layout.first_row(me)
+    assert kept.layout.rows_of(me) == keep[first:first + a.layout.rows_of(me)].sum()
+    np.testing.assert_array_equal(np.asarray(dist.gather(kept)), want)
+
+
+@pytest.mark.parametrize("rows, columns, block_rows", [(101, 3, 8), (10, 0, 4), (0, 2, 4)])
+def test_ragged_goes_back_to_row_blocks_for_the_reproducible_work(rows, columns, block_rows):
+    values = global_array(rows, columns, np.float64)
+    keep, want = rows_over(values)
+    kept = dist.compress(spread(values, block_rows), spread(keep, block_rows))
+    blocks = dist.Layout.row_blocks(len(want), COMM.Get_size(), block_rows)
+    balanced = dist.redistribute(kept, blocks)
+    direct = dist.DistArray.distribute(sy.asarray(want), blocks)
+    np.testing.assert_array_equal(np.asarray(balanced.local), np.asarray(direct.local))
+    assert same_bits(dist.sum(balanced), dist.sum(direct))
+    assert same_array_bits(dist.gather(dist.cumsum(balanced)), dist.gather(dist.cumsum(direct)))
+    with pytest.raises(dist.LayoutError):
+        dist.sum(kept)
+    with pytest.raises(dist.LayoutError):
+        dist.cumsum(kept)
+    exact, bound = exact_bound(want, False)
+    assert abs(dist.sum(kept, "fast") - exact) <= bound
+    assert_scan_within_bound(dist.gather(dist.cumsum(kept, mode="fast")), want, "sum")
+    if len(want):
+        assert dist.max(kept) == want.max() and dist.argmax(kept) == want.argmax()
+
+
+def test_compress_keeps_replicated_arrays_replicated_and_checks_its_mask():
+    size = COMM.Get_size()
+    values = global_array(30, 2, np.float64)
+    keep, want = rows_over(values)
+    everywhere = dist.Layout.replicated(30, size, 4)
+    kept = dist.compress(dist.DistArray(sy.asarray(values), everywhere),
+                         dist.DistArray(sy.asarray(keep), everywhere))
+    assert kept.layout == dist.Layout.replicated(len(want), size, 4)
+    np.testing.assert_array_equal(np.asarray(kept.local), want)
+    a = spread(values, 4)
+    with pytest.raises(sy.DTypeError):
+        dist.compress(a, spread(np.ones(30, np.float32), 4))
+    with pytest.raises(sy.ShapeError):
+        dist.compress(a, spread(np.ones((30, 2), bool), 4))
+    with pytest.raises(dist.LayoutError):
+        dist.compress(a, spread(keep, 3))
+
+
+def test_ragged_layouts_hold_chosen_row_counts():
+    layout = dist.Layout.ragged([3, 0, 5, 1], 4)
+    assert layout.is_ragged and layout.rows == 9 and layout.ranks == 4
+    assert [layout.first_row(r) for r in range(4)] == [0, 3, 3, 8]
+    assert [layout.rows_of(r) for r in range(4)] == [3, 0, 5, 1]
+    assert layout != dist.Layout.row_blocks(9, 4, 4)
+    with pytest.raises(dist.LayoutError):
+        layout.first_block(0)
+    with pytest.raises(sy.ValueError):
+        dist.Layout.ragged([3, -1])
