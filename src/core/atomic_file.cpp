@@ -5,10 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <thread>
 #include <vector>
 
 namespace switchyard {
@@ -61,53 +59,20 @@ bool is_atomic_temp_name(std::string_view file_name) {
   return file_name.find(kTempMarker) != std::string_view::npos;
 }
 
-FileLock::FileLock(const std::filesystem::path& path) : path_(path) {
-  while (attempt(LOCK_EX) == Attempt::Busy) continue;
-}
-
-FileLock::FileLock(const std::filesystem::path& path, std::chrono::milliseconds max_wait)
-    : path_(path) {
-  // Polls rather than blocks: flock has no timeout. Pauses grow to 20 ms, so a waiter notices a
-  // release within that, little next to the work such a lock guards.
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline = Clock::now() + max_wait;
-  std::chrono::milliseconds pause{1};
-  while (attempt(LOCK_EX | LOCK_NB) == Attempt::Busy && Clock::now() < deadline) {
-    std::this_thread::sleep_for(std::min<Clock::duration>(pause, deadline - Clock::now()));
-    pause = std::min(pause * 2, std::chrono::milliseconds{20});
+FileLock::FileLock(const std::filesystem::path& path) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  if (fd_ < 0) return;
+  int rc;
+  do rc = ::flock(fd_, LOCK_EX);
+  while (rc != 0 && errno == EINTR);
+  if (rc != 0) {
+    ::close(fd_);
+    fd_ = -1;
   }
 }
 
-// Locks the file now at path_. A lock on a file that was deleted (and perhaps created anew)
-// since it was opened excludes nobody, so it counts as Busy and the caller tries again.
-FileLock::Attempt FileLock::attempt(int flock_operation) {
-  const int fd = ::open(path_.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-  if (fd < 0) return Attempt::Failed;
-  int rc;
-  do rc = ::flock(fd, flock_operation);
-  while (rc != 0 && errno == EINTR);
-  Attempt result = Attempt::Held;
-  struct stat locked = {};
-  struct stat named = {};
-  if (rc != 0)
-    result = errno == EWOULDBLOCK ? Attempt::Busy : Attempt::Failed;
-  else if (::fstat(fd, &locked) != 0)
-    result = Attempt::Failed;
-  else if (::stat(path_.c_str(), &named) != 0)
-    result = errno == ENOENT ? Attempt::Busy : Attempt::Failed;
-  else if (locked.st_dev != named.st_dev || locked.st_ino != named.st_ino)
-    result = Attempt::Busy;
-  if (result == Attempt::Held)
-    fd_ = fd;
-  else
-    ::close(fd);
-  return result;
-}
-
 FileLock::~FileLock() {
-  if (fd_ < 0) return;
-  if (remove_on_release_) ::unlink(path_.c_str());
-  ::close(fd_);  // closing the last descriptor releases the lock
+  if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
 }
 
 }  // namespace switchyard

@@ -27,12 +27,9 @@ namespace {
 constexpr std::uint32_t kFormatVersion = 1;
 constexpr char kMagic[8] = {'S', 'W', 'Y', 'K', 'C', 'A', 'C', 'H'};
 constexpr std::string_view kEntrySuffix = ".kc";
-// "<entry>.kc.lock": not an entry to eviction, which counts only names ending in kEntrySuffix.
-constexpr std::string_view kLockSuffix = ".lock";
 
 // A writer renames its temp file within milliseconds of creating it; one older than this was
-// left by a process that died mid-write. A lock file is deleted by its holder when done; one
-// this old was left by a process that died mid-build (and is removed only when unheld).
+// left by a process that died mid-write.
 constexpr auto kStaleTempAge = std::chrono::hours(1);
 
 struct Digest {
@@ -66,12 +63,6 @@ std::string hex(std::uint64_t v) {
 
 std::string entry_name(const Digest& d) {
   return hex(d.high) + hex(d.low) + std::string(kEntrySuffix);
-}
-
-fs::path lock_path(const fs::path& entry) {
-  fs::path lock = entry;
-  lock += kLockSuffix;
-  return lock;
 }
 
 // Entries are in the machine's native byte order: a cache directory belongs to one machine
@@ -153,7 +144,7 @@ void store(const fs::path& path, const Digest& d, const std::vector<std::byte>& 
 }
 
 // Runs after each write (that is, after a compile, which costs far more than listing the
-// directory). Files that are not kernel entries are never counted or evicted.
+// directory). Files that are not kernel entries are never counted or deleted.
 void evict_beyond_bound(const fs::path& directory, std::uint64_t max_bytes, const fs::path& keep) {
   struct Entry {
     fs::path path;
@@ -172,14 +163,6 @@ void evict_beyond_bound(const fs::path& directory, std::uint64_t max_bytes, cons
     if (time_ec || size_ec) continue;  // removed meanwhile by another process, or not a file
     if (is_atomic_temp_name(name)) {
       if (now - last_used > kStaleTempAge) fs::remove(it->path(), time_ec);
-      continue;
-    }
-    if (name.ends_with(kLockSuffix)) {
-      // Removed only when it can be locked now: a process building under it keeps its lock.
-      if (now - last_used > kStaleTempAge) {
-        FileLock stale(it->path(), std::chrono::milliseconds{0});
-        if (stale.held()) stale.remove_on_release();
-      }
       continue;
     }
     if (!name.ends_with(kEntrySuffix)) continue;
@@ -232,9 +215,8 @@ KernelCache& KernelCache::instance() {
   return *cache;
 }
 
-KernelCache::KernelCache(fs::path directory, std::uint64_t max_bytes,
-                         std::chrono::milliseconds lock_wait)
-    : directory_(std::move(directory)), max_bytes_(max_bytes), lock_wait_(lock_wait) {}
+KernelCache::KernelCache(fs::path directory, std::uint64_t max_bytes)
+    : directory_(std::move(directory)), max_bytes_(max_bytes) {}
 
 bool KernelCache::ensure_directory() {
   std::call_once(directory_checked_, [this] {
@@ -262,43 +244,24 @@ std::vector<std::byte> KernelCache::get_or_build(
   const Digest d = digest(key);
   const fs::path path = directory_ / entry_name(d);
   Loaded found = load(path, d);
-  if (found.state == Lookup::Valid) return count_hit(path, std::move(found.payload));
-  std::vector<std::byte> payload;
-  {
-    // One builder per key at a time: besides wasting a compile, two at once corrupted a
-    // driver's own program cache (PoCL's, which both builds wrote into).
-    FileLock lock(lock_path(path), lock_wait_);
-    if (lock.held()) {
-      lock.remove_on_release();
-      found = load(path, d);  // stored meanwhile by the holder this process waited for
-      if (found.state == Lookup::Valid) return count_hit(path, std::move(found.payload));
-    } else {
-      logf(LogLevel::Info,
-           "kernel cache: building {} without its lock (still held after {} ms, or the lock "
-           "file cannot be made)",
-           path.filename().string(), lock_wait_.count());
-    }
-    payload = build_and_count(build);
-    logf(LogLevel::Info, "kernel cache: {} {}, built and stored",
-         found.state == Lookup::Corrupt ? "corrupt entry" : "miss", path.filename().string());
-    if (found.state == Lookup::Corrupt) {
-      std::lock_guard stats_lock(stats_mutex_);
-      ++stats_.corrupt_entries_rebuilt;
-    }
-    store(path, d, payload);
+  if (found.state == Lookup::Valid) {
+    // The modification time is the LRU clock; a concurrent eviction may have removed the file.
+    std::error_code ignored;
+    fs::last_write_time(path, fs::file_time_type::clock::now(), ignored);
+    logf(LogLevel::Info, "kernel cache: disk hit {}", path.filename().string());
+    std::lock_guard lock(stats_mutex_);
+    ++stats_.disk_hits;
+    return std::move(found.payload);
   }
+  std::vector<std::byte> payload = build_and_count(build);
+  logf(LogLevel::Info, "kernel cache: {} {}, built and stored",
+       found.state == Lookup::Corrupt ? "corrupt entry" : "miss", path.filename().string());
+  if (found.state == Lookup::Corrupt) {
+    std::lock_guard lock(stats_mutex_);
+    ++stats_.corrupt_entries_rebuilt;
+  }
+  store(path, d, payload);
   evict_beyond_bound(directory_, max_bytes_, path);
-  return payload;
-}
-
-std::vector<std::byte> KernelCache::count_hit(const fs::path& entry,
-                                              std::vector<std::byte> payload) {
-  // The modification time is the LRU clock; a concurrent eviction may have removed the file.
-  std::error_code ignored;
-  fs::last_write_time(entry, fs::file_time_type::clock::now(), ignored);
-  logf(LogLevel::Info, "kernel cache: disk hit {}", entry.filename().string());
-  std::lock_guard lock(stats_mutex_);
-  ++stats_.disk_hits;
   return payload;
 }
 

@@ -4,12 +4,10 @@
 //
 // Loaded programs are kept in memory by the runtime's executable cache; this cache is the disk
 // level behind it. Writes are atomic (temp file + rename), so concurrent processes never see a
-// half-written entry; processes that miss the same key at once build it once, under a per-key
-// lock file, and the others load what it stored; a corrupt or unreadable entry is rebuilt and
+// half-written entry and never wait on a lock; a corrupt or unreadable entry is rebuilt and
 // replaced; total size is bounded with least-recently-used eviction.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -46,22 +44,11 @@ class KernelCache {
  public:
   // The process-wide cache, at the configured directory.
   static KernelCache& instance();
-
-  // How long a process that misses waits for another process building the same key before it
-  // builds the key itself (tests shorten it): far longer than a compile takes, while a holder
-  // stuck (stopped in a debugger, a hung driver) must not stall every process behind it. A holder
-  // that dies releases its lock at once (the kernel drops a flock lock with its last descriptor).
-  static constexpr std::chrono::milliseconds kLockWait{30'000};
-
   explicit KernelCache(std::filesystem::path directory,
-                       std::uint64_t max_bytes = std::uint64_t{512} << 20,
-                       std::chrono::milliseconds lock_wait = kLockWait);
+                       std::uint64_t max_bytes = std::uint64_t{512} << 20);
 
   // The program binary for `key`: read from disk when a valid entry exists, otherwise built by
-  // `build` (whose exceptions propagate, nothing stored) and written atomically. Processes and
-  // threads that miss one key at once take turns on its lock file: the first builds, the others
-  // find its entry. Without the lock (not had within lock_wait, or the lock file cannot be
-  // made) the key is built anyway.
+  // `build` (whose exceptions propagate, nothing stored) and written atomically.
   std::vector<std::byte> get_or_build(const KernelCacheKey& key,
                                       const std::function<std::vector<std::byte>()>& build);
 
@@ -72,12 +59,9 @@ class KernelCache {
  private:
   bool ensure_directory();  // false (after one warning) when caching is disabled
   std::vector<std::byte> build_and_count(const std::function<std::vector<std::byte>()>& build);
-  std::vector<std::byte> count_hit(const std::filesystem::path& entry,
-                                   std::vector<std::byte> payload);
 
   std::filesystem::path directory_;
   std::uint64_t max_bytes_;
-  std::chrono::milliseconds lock_wait_;
   std::once_flag directory_checked_;
   bool enabled_ = false;  // written once under directory_checked_
 
