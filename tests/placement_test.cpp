@@ -210,23 +210,29 @@ TEST(ResultPlacement, ExpectedOnTheHostOnceTheSameWorksResultsWereReadThere) {
   EXPECT_TRUE(result_to_host());
 }
 
+// The index in the registry's device list of the first device matching `is`, or -1.
+template <class Is>
+int registry_index(Is is) {
+  const auto devices = Registry::instance().devices();
+  const auto at = std::find_if(devices.begin(), devices.end(), is);
+  return at == devices.end() ? -1 : static_cast<int>(at - devices.begin());
+}
+
 // Work whose results, written on the host, were wanted on a device since (read by work the
 // scheduler placed there) is expected on that device next, until reads elsewhere outnumber those:
 // the device is priced with no copy of the result, the host with one.
 TEST(ResultPlacement, ExpectedOnTheDeviceThatWantedTheSameWorksResults) {
   const auto other = device_besides_the_host();
   if (!other) GTEST_SKIP() << "needs a device besides the host";
+  const int at = registry_index([&](const Device* d) { return d->info().id() == *other; });
+  const int host = registry_index([](const Device* d) { return d->info().host_addressable; });
+  ASSERT_GE(at, 0);
+  ASSERT_GE(host, 0);
   const auto devices = Registry::instance().devices();
-  const auto at = std::find_if(devices.begin(), devices.end(),
-                               [&](const Device* d) { return d->info().id() == *other; });
-  const auto host = std::find_if(devices.begin(), devices.end(),
-                                 [](const Device* d) { return d->info().host_addressable; });
-  ASSERT_NE(at, devices.end());
-  ASSERT_NE(host, devices.end());
   const Array data = Array::from_vector(std::vector<float>(64, 3.0f));
   Array result;
   {
-    const DeviceScope here((*host)->info().id());
+    const DeviceScope here(devices[static_cast<std::size_t>(host)]->info().id());
     result = data * data + 0.5f;  // work no other test runs
     eval(result);
   }
@@ -252,7 +258,7 @@ TEST(ResultPlacement, ExpectedOnTheDeviceThatWantedTheSameWorksResults) {
     eval(placed);
     ASSERT_EQ(placed.buffer()->provenance().value().ran_on->info().id(), *other);
   }
-  EXPECT_EQ(destination(), std::pair(false, static_cast<int>(at - devices.begin())));
+  EXPECT_EQ(destination(), std::pair(false, at));
   EXPECT_EQ(result.to_vector<float>(), std::vector<float>(64, 9.5f));  // a read on the host
   EXPECT_EQ(destination(), std::pair(true, -1));
 }
@@ -262,15 +268,13 @@ TEST(ResultPlacement, ExpectedOnTheDeviceThatWantedTheSameWorksResults) {
 TEST(ResultPlacement, WhereResultsAreWantedIsKeptPerSize) {
   const auto other = device_besides_the_host();
   if (!other) GTEST_SKIP() << "needs a device besides the host";
-  const auto devices = Registry::instance().devices();
-  const auto at = std::find_if(devices.begin(), devices.end(),
-                               [&](const Device* d) { return d->info().id() == *other; });
-  ASSERT_NE(at, devices.end());
+  const int at = registry_index([&](const Device* d) { return d->info().id() == *other; });
+  ASSERT_GE(at, 0);
+  const Device* there = Registry::instance().devices()[static_cast<std::size_t>(at)];
   constexpr std::uint64_t kSignature = 0x5e1f'7e57'0000'0001ull;  // no kernel's
-  runtime::note_result_wanted(kSignature, std::int64_t{1} << 24, *at);
+  runtime::note_result_wanted(kSignature, std::int64_t{1} << 24, there);
   runtime::note_result_wanted(kSignature, 4096, nullptr);
-  EXPECT_EQ(runtime::result_destination(kSignature, std::int64_t{1} << 24),
-            static_cast<int>(at - devices.begin()));
+  EXPECT_EQ(runtime::result_destination(kSignature, std::int64_t{1} << 24), at);
   EXPECT_EQ(runtime::result_destination(kSignature, 4096), runtime::kDestinationHost);
   EXPECT_EQ(runtime::result_destination(kSignature, 64), runtime::kDestinationUnknown);
 }
