@@ -333,7 +333,7 @@ void define_offset(const Spelling& s, Helpers& helpers) {
 }
 
 std::string load(const ir::Kernel& k, const ir::Instr& in, const Spelling& s, Helpers& helpers,
-                 std::string_view element, const std::string& indent) {
+                 std::string_view element, const std::string& indent, StridedAccess strided) {
   const std::string T = s.type(in.dtype), v = value_name(static_cast<int>(&in - k.body.data()));
   if (in.op == OpCode::Scalar)
     return indent + T + " " + v + " = " + s.splat(in.dtype, scalar_name(in.a)) + ";\n";
@@ -346,6 +346,9 @@ std::string load(const ir::Kernel& k, const ir::Instr& in, const Spelling& s, He
     case ir::Layout::Strided:
       break;
   }
+  if (strided == StridedAccess::AlongRow)
+    return indent + T + " " + v + " = " +
+           s.element(in.dtype, p, p + "_row + " + e + " * " + p + "_step") + ";\n";
   define_offset(s, helpers);
   const auto at = [&](const std::string& i) {
     return s.element(in.dtype, p, off + " + sy_offset(" + i + ", rank, shape, " + p + "_strides)");
@@ -392,17 +395,42 @@ std::string value_name(int k) {
 }
 
 std::string render_body(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers,
-                        std::string_view element, std::string_view indent) {
+                        std::string_view element, std::string_view indent, StridedAccess strided) {
   const Ops ops(s, helpers);
   const std::string ind(indent);
   std::string out;
   for (std::size_t k = 0; k < kernel.body.size(); ++k) {
     const ir::Instr& in = kernel.body[k];
     if (in.op == OpCode::Load || in.op == OpCode::Scalar)
-      out += load(kernel, in, s, helpers, element, ind);
+      out += load(kernel, in, s, helpers, element, ind, strided);
     else
       out += ind + s.type(in.dtype) + " " + value_name(static_cast<int>(k)) + " = " +
              ops.expr(kernel, in) + ";\n";
+  }
+  return out;
+}
+
+std::string strided_steps(const ir::Kernel& kernel, const Spelling& s, std::string_view indent) {
+  const std::string I(s.dialect().index), ind(indent);
+  std::string out = ind + "const " + I + " inner = rank > 0 ? shape.v[rank - 1] : 1;\n";
+  for (std::size_t i = 0; i < kernel.inputs.size(); ++i) {
+    if (kernel.inputs[i].layout != ir::Layout::Strided) continue;
+    const std::string p = input_name(static_cast<int>(i));
+    out += ind + "const " + I + " " + p + "_step = rank > 0 ? " + p + "_strides.v[rank - 1] : 0;\n";
+  }
+  return out;
+}
+
+std::string strided_rows(const ir::Kernel& kernel, const Spelling& s, Helpers& helpers,
+                         std::string_view first, std::string_view indent) {
+  define_offset(s, helpers);
+  const std::string I(s.dialect().index), ind(indent), f(first);
+  std::string out;
+  for (std::size_t i = 0; i < kernel.inputs.size(); ++i) {
+    if (kernel.inputs[i].layout != ir::Layout::Strided) continue;
+    const std::string p = input_name(static_cast<int>(i));
+    out += ind + "const " + I + " " + p + "_row = " + p + "_off + sy_offset(" + f +
+           ", rank, shape, " + p + "_strides) - " + f + " * " + p + "_step;\n";
   }
   return out;
 }

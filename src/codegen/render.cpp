@@ -1,5 +1,6 @@
 // Assembles the entry points of codegen.hpp's ABI from bodies (body.hpp) and folds (fold.hpp).
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "codegen/codegen.hpp"
@@ -150,6 +151,43 @@ class Renderer {
     return out;
   }
 
+  // C reads strided inputs along rows (render_body's StridedAccess::AlongRow): one item is one
+  // contiguous range of elements.
+  bool along_rows() const {
+    return target_.dialect == Dialect::C && target_.blocked &&
+           std::any_of(k_.inputs.begin(), k_.inputs.end(),
+                       [](const ir::Input& in) { return in.layout == ir::Layout::Strided; });
+  }
+  std::string steps(const std::string& ind) const {
+    return along_rows() ? strided_steps(k_, one_, ind) : "";
+  }
+
+  // for (type var = from; var < to; var += step) { body }, whose element element(var) is
+  // consecutive for consecutive var. Reading strided inputs along rows, the range is walked in
+  // segments that stay in one row of the innermost axis (step 1), each input's offset stepped
+  // from the segment's first element: a division per axis per segment, not per element.
+  using Body = std::function<std::string(StridedAccess, const std::string& indent)>;
+  std::string element_loop(const std::string& type, const std::string& var, const std::string& from,
+                           const std::string& to, const std::string& step,
+                           const std::function<std::string(const std::string&)>& element, bool simd,
+                           const Body& body, const std::string& ind) {
+    const std::string pragma = simd && target_.dialect == Dialect::C ? "#pragma omp simd\n" : "";
+    const auto loop = [&](const std::string& begin, const std::string& end, const std::string& by,
+                          StridedAccess access, const std::string& in) {
+      return pragma + in + "for (" + type + " " + var + " = " + begin + "; " + var + " < " + end +
+             "; " + var + " += " + by + ") {\n" + body(access, in + "  ") + in + "}\n";
+    };
+    if (!along_rows()) return loop(from, to, step, StridedAccess::FromIndex, ind);
+    const std::string first = var + "_first", end = var + "_end", in = ind + "  ";
+    return ind + "for (" + type + " " + first + " = " + from + "; " + first + " < " + to +
+           ";) {\n" + in + "const " + I_ + " first = " + element(first) +
+           ", room = inner - first % inner;\n" + in + "const " + type + " " + end + " = " + to +
+           " - " + first + " <= room ? " + to + " : " + first + " + (" + type + ")room;\n" +
+           strided_rows(k_, one_, helpers_, "first", in) +
+           loop(first, end, "1", StridedAccess::AlongRow, in) + in + first + " = " + end + ";\n" +
+           ind + "}\n";
+  }
+
   std::string map() {
     Params ps = {{I_, "n"}};
     add_operands(ps);
@@ -157,10 +195,14 @@ class Renderer {
       add_pointer(ps, k_.outputs[o].dtype, false, numbered("out", o));
     std::string s = "  const " + I_ + " slot = " + std::string(t_.global_id) +
                     ", slots = " + std::string(t_.global_size) + ";\n";
-    s += chunk_counts("n", "  ") + chunk_range("  ");
-    if (target_.dialect == Dialect::C) s += "#pragma omp simd\n";
-    s += "  for (" + I_ + " c = begin; c < end; c += step) {\n    const " + I_ + " e = c * " + W_ +
-         ";\n" + render_body(k_, vec_, helpers_, "e", "    ") + stores(vec_, "    ") + "  }\n";
+    s += chunk_counts("n", "  ") + chunk_range("  ") + steps("  ");
+    s += element_loop(
+        I_, "c", "begin", "end", "step", [&](const std::string& c) { return c + " * " + W_; }, true,
+        [&](StridedAccess access, const std::string& in) {
+          return in + "const " + I_ + " e = c * " + W_ + ";\n" +
+                 render_body(k_, vec_, helpers_, "e", in, access) + stores(vec_, in);
+        },
+        "  ");
     if (vec_.vector())
       s += "  if (full < total && (" + owns("full") + ")) {\n    for (" + I_ + " e = full * " + W_ +
            "; e < n; ++e) {\n" + render_body(k_, one_, helpers_, "e", "      ") +
@@ -293,7 +335,7 @@ class Renderer {
     const std::string B = std::to_string(kFoldBlock);
     std::string s = "  const " + I_ + " group = " + std::string(t_.group_id) +
                     ", row = group / parts, slot = group % parts, slots = parts;\n";
-    s += chunk_counts("row_len", "  ") + chunk_range("  ");
+    s += chunk_counts("row_len", "  ") + chunk_range("  ") + steps("  ");
     std::string declares, values, pads, merges, adds, stores;
     for (std::size_t o = 0; o < fs.size(); ++o) {
       const std::string v = numbered("tree_v", o), i = numbered("tree_i", o),
@@ -317,11 +359,17 @@ class Renderer {
         stores += "  " + one_.element(DType::Int64, pi, pi + "_off + group") + " = " + state(o) +
                   "idx;\n";
     }
+    const std::string block_values = element_loop(
+        "int", "lid", "0", "m", "1",
+        [](const std::string& lid) { return "row * row_len + c + " + lid; }, true,
+        [&](StridedAccess access, const std::string& in) {
+          return in + "const " + I_ + " k = c + lid, e = row * row_len + k;\n" +
+                 render_body(k_, one_, helpers_, "e", in, access) + values;
+        },
+        "    ");
     s += declares + "  for (" + I_ + " c = begin; c < end; c += " + B +
-         ") {\n    const int m = end - c < " + B + " ? (int)(end - c) : " + B +
-         ";\n#pragma omp simd\n    for (int lid = 0; lid < m; ++lid) {\n      const " + I_ +
-         " k = c + lid, e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "      ") +
-         values + "    }\n    for (int lid = m; lid < " + B + "; ++lid) {\n" + pads +
+         ") {\n    const int m = end - c < " + B + " ? (int)(end - c) : " + B + ";\n" +
+         block_values + "    for (int lid = m; lid < " + B + "; ++lid) {\n" + pads +
          "    }\n    for (int stride = " + B +
          " / 2; stride > 0; stride >>= 1) {\n#pragma omp simd\n      for (int lid = 0; lid < "
          "stride; ++lid) {\n" +
@@ -367,10 +415,15 @@ class Renderer {
                 (fs[o].arg() ? state(o) + "idx" : fs[o].value(state(o))) + ";\n";
     }
     std::string s = "  const " + I_ + " row = " + std::string(t_.global_id) +
-                    ";\n  if (row >= rows) return;\n" + declares;
-    s += "  for (" + I_ + " k = 0; k < row_len; ++k) {\n    const " + I_ +
-         " e = row * row_len + k;\n" + render_body(k_, one_, helpers_, "e", "    ") + adds +
-         "  }\n";
+                    ";\n  if (row >= rows) return;\n" + declares + steps("  ");
+    s += element_loop(
+        I_, "k", "0", "row_len", "1", [](const std::string& k) { return "row * row_len + " + k; },
+        false,
+        [&](StridedAccess access, const std::string& in) {
+          return in + "const " + I_ + " e = row * row_len + k;\n" +
+                 render_body(k_, one_, helpers_, "e", in, access) + adds;
+        },
+        "  ");
     return entry(kReduceRowsEntry, false, ps, "", s + stores);
   }
 

@@ -131,14 +131,6 @@ void Tier::account(const std::shared_ptr<Slot>& slot, const ir::Kernel& kernel, 
   if (slot->requested_.load(std::memory_order_relaxed)) return;
   const Mode m = mode();
   if (m == Mode::Off) return;
-  // A view read through strides costs generated code a division per axis per element, which
-  // the interpreter's row-wise gathers avoid: sin(x) * y with x broadcast over 8 rows of 2^20
-  // ran 10x slower natively (and the same kernel over contiguous inputs 1.8x faster).
-  const auto strided = [](const ir::Input& in) { return in.layout == ir::Layout::Strided; };
-  if (std::any_of(kernel.inputs.begin(), kernel.inputs.end(), strided)) {
-    slot->stage_.store(Slot::Interpreted, std::memory_order_release);
-    return;
-  }
   if (m == Mode::On) {
     const double total = slot->work_.load(std::memory_order_relaxed) + work + kLaunchWork;
     slot->work_.store(total, std::memory_order_relaxed);
