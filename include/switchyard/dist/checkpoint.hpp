@@ -39,8 +39,8 @@ void save(const DistArray& a, const std::filesystem::path& path, std::int64_t st
 
 struct LoadOptions {
   std::int64_t block_rows = kDefaultBlockRows;  // of the row-block layout the array is loaded in
-  std::optional<DType> dtype;                   // what the file must hold: DTypeError otherwise
-  std::optional<Shape> shape;                   // ShapeError otherwise
+  std::optional<DType> dtype = std::nullopt;    // what the file must hold: DTypeError otherwise
+  std::optional<Shape> shape = std::nullopt;    // ShapeError otherwise
 };
 
 struct Checkpoint {
