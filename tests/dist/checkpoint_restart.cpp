@@ -6,8 +6,9 @@
 //       both print r at the recorded steps from k on and the final phases, bit by bit
 //   array-save PATH ROWS COLUMNS BLOCK_ROWS DTYPE   an array made from a seed, saved to PATH
 //   array-load PATH BLOCK_ROWS                      the array at PATH, loaded
-//       both print the dtype, the shape and a digest of the elements' bytes (FNV-1a), as
-//       python/tests/dist/checkpoint_files.py does, for checkpoints between C++ and Python
+//       both print the dtype, the shape (ROWSxCOLUMNS) and a digest of the elements' bytes
+//       (FNV-1a), as python/tests/dist/checkpoint_files.py does, for checkpoints between C++ and
+//       Python
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -72,8 +73,11 @@ void print_digest(const Array& a) {
   a.to_host(bytes.data(), bytes.size());
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (const unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ull;
-  std::printf("%s %s %016llx\n", std::string(switchyard::name(a.dtype())).c_str(),
-              switchyard::to_string(a.shape()).c_str(), static_cast<unsigned long long>(h));
+  std::string shape;
+  for (const std::int64_t extent : a.shape())
+    shape += (shape.empty() ? "" : "x") + std::to_string(extent);
+  std::printf("%s %s %016llx\n", std::string(switchyard::name(a.dtype())).c_str(), shape.c_str(),
+              static_cast<unsigned long long>(h));
 }
 
 void array_save(const std::string& path, std::int64_t rows, std::int64_t columns,
