@@ -74,8 +74,10 @@ void print_digest(const Array& a) {
   std::uint64_t h = 0xcbf29ce484222325ull;
   for (const unsigned char b : bytes) h = (h ^ b) * 0x100000001b3ull;
   std::string shape;
-  for (const std::int64_t extent : a.shape())
-    shape += (shape.empty() ? "" : "x") + std::to_string(extent);
+  for (const std::int64_t extent : a.shape()) {
+    if (!shape.empty()) shape += 'x';
+    shape += std::to_string(extent);
+  }
   std::printf("%s %s %016llx\n", std::string(switchyard::name(a.dtype())).c_str(), shape.c_str(),
               static_cast<unsigned long long>(h));
 }

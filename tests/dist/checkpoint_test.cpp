@@ -53,10 +53,6 @@ void expect_same_array(const Array& got, const Array& want) {
   EXPECT_TRUE(bytes_of(got) == bytes_of(want)) << "the elements differ";
 }
 
-Shape shape_of(const Case& c) {
-  return c.columns == 0 ? Shape{c.rows} : Shape{c.rows, c.columns};
-}
-
 class Checkpoints : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Checkpoints, LoadBackTheSameRowsAndStep) {

@@ -127,6 +127,14 @@ def _decode(path: str, size: int, header: bytes) -> tuple[np.dtype, tuple[int, .
     return dtype, shape, step
 
 
+def _numpy_dtype(dtype) -> np.dtype:
+    """NumPy's spellings, or a switchyard dtype, whose str is its name."""
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        return np.dtype(str(dtype))
+
+
 def load(path, comm: MPI.Comm | None = None, block_rows: int = DEFAULT_BLOCK_ROWS,
          dtype=None, shape=None) -> Checkpoint:
     """The array saved at `path` (by C++ or Python, on any number of ranks), each rank reading
@@ -136,8 +144,9 @@ def load(path, comm: MPI.Comm | None = None, block_rows: int = DEFAULT_BLOCK_ROW
     comm = MPI.COMM_WORLD if comm is None else comm
     path = os.fspath(path)
     held, extents, step = _decode(path, *_read_on_rank_0(path, comm))
-    if dtype is not None and np.dtype(dtype) != held:
-        raise sy.DTypeError(f"dist.load: {path} holds {held.name}, expected {np.dtype(dtype).name}")
+    expected = None if dtype is None else _numpy_dtype(dtype)
+    if expected is not None and expected != held:
+        raise sy.DTypeError(f"dist.load: {path} holds {held.name}, expected {expected.name}")
     if shape is not None and tuple(shape) != extents:
         raise sy.ShapeError(f"dist.load: {path} holds shape {extents}, expected {tuple(shape)}")
     layout = Layout.row_blocks(extents[0], comm.Get_size(), block_rows)

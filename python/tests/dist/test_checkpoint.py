@@ -116,6 +116,8 @@ def test_an_unexpected_dtype_or_shape_is_a_typed_error(path):
     damaged(path, lambda p: None)
     with pytest.raises(sy.DTypeError):
         dist.load(path, dtype=np.float32)
+    with pytest.raises(sy.DTypeError):
+        dist.load(path, dtype=sy.int64)
     with pytest.raises(sy.ShapeError):
         dist.load(path, shape=(10, 1))
     assert dist.load(path, dtype=np.float64, shape=(10,)).array.shape == (10,)
