@@ -72,6 +72,10 @@ void check_options(const Options& options) {
   if (options.record_every <= 0)
     throw ValueError("simulate: record_every must be positive, given " +
                      std::to_string(options.record_every));
+  if (options.first_step < 0 || options.first_step > options.steps)
+    throw ValueError(
+        "simulate: first_step must be in [0, steps = " + std::to_string(options.steps) +
+        "], given " + std::to_string(options.first_step));
 }
 
 // Every rank holds all N phases, so each finds the same r, and a NaN, at the same step.
@@ -108,7 +112,7 @@ Result simulate(const DistNetwork& network, const Array& theta0, const Options& 
   Array mine = start.local();
   Array all = stepper.all_phases(mine);
   Result result;
-  for (std::int64_t step = 0; step < options.steps; ++step) {
+  for (std::int64_t step = options.first_step; step < options.steps; ++step) {
     if (step % options.record_every == 0) record(result, all, step, options.dt);
     mine = stepper.step(mine, all);
     all = stepper.all_phases(mine);
@@ -116,6 +120,22 @@ Result simulate(const DistNetwork& network, const Array& theta0, const Options& 
   if (options.steps % options.record_every == 0) record(result, all, options.steps, options.dt);
   result.phases = all.reshape({n});
   return result;
+}
+
+void save_checkpoint(const std::filesystem::path& path, const DistNetwork& network,
+                     const Result& result, std::int64_t step) {
+  const dist::DistArray& omega = network.frequencies;
+  const Array theta = result.phases.astype(omega.dtype());
+  dist::save(dist::DistArray::distribute(theta, omega.layout(), omega.communicator()), path, step);
+}
+
+Resume load_checkpoint(const std::filesystem::path& path, const DistNetwork& network) {
+  const dist::DistArray& omega = network.frequencies;
+  const dist::Checkpoint saved = dist::load(path, omega.communicator(),
+                                            {.block_rows = omega.layout().block_rows(),
+                                             .dtype = omega.dtype(),
+                                             .shape = Shape{omega.shape()[0]}});
+  return {dist::gather(saved.array), saved.step};
 }
 
 }  // namespace switchyard::apps::oscillators

@@ -102,6 +102,10 @@ Result simulate(const Network& network, const Array& theta0, const Options& opti
   if (options.record_every <= 0)
     throw ValueError("simulate: record_every must be positive, given " +
                      std::to_string(options.record_every));
+  if (options.first_step < 0 || options.first_step > options.steps)
+    throw ValueError(
+        "simulate: first_step must be in [0, steps = " + std::to_string(options.steps) +
+        "], given " + std::to_string(options.first_step));
   const Stepper stepper(network, options.method, options.coupling, options.dt);
   const Captured chunk = capture(
       [&stepper](std::span<const Array> in) { return run_steps(stepper, in[0], kStepsPerReplay); });
@@ -111,13 +115,13 @@ Result simulate(const Network& network, const Array& theta0, const Options& opti
   OrderRecorder recorder(stepper.size(), options.record_every, result);
   // The last state known to be finite, where a failed read-back is replayed from.
   Array verified = state;
-  std::int64_t verified_step = 0;
+  std::int64_t verified_step = options.first_step;
   const auto check = [&](std::optional<std::int64_t> bad_step) {
     if (bad_step)
       throw_nan(first_non_finite_step(stepper, verified, verified_step, *bad_step), options.dt);
   };
 
-  std::int64_t step = 0;
+  std::int64_t step = options.first_step;
   while (step < options.steps) {
     const std::int64_t k = std::min(kStepsPerReplay, options.steps - step);
     std::vector<Array> out = k == kStepsPerReplay ? chunk({state}) : run_steps(stepper, state, k);

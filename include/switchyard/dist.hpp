@@ -3,6 +3,7 @@
 // MPI include it.
 #pragma once
 
+#include "switchyard/dist/checkpoint.hpp"
 #include "switchyard/dist/communicator.hpp"
 #include "switchyard/dist/compress.hpp"
 #include "switchyard/dist/dist_array.hpp"

@@ -196,6 +196,23 @@ TEST_P(Oscillators, RecordsEveryKthStepAcrossReadBackChunks) {
   expect_phases(none.phases, c.theta0, DType::Float32, "0 steps");
 }
 
+// A run resumed at step 20 from the phases a run of 20 steps ended with: the recorded steps and
+// the end of a run of 50 from step 0 (the chunks of captured steps fall elsewhere, so within the
+// phase tolerance rather than bit for bit).
+TEST_P(Oscillators, ResumingAtAStepKeepsTheScheduleAndTheEnd) {
+  const Case c = make_case(16, DType::Float32, 41);
+  const Options whole{.dt = 0.01, .steps = 50, .record_every = 7};
+  Options first = whole, rest = whole;
+  first.steps = 20;
+  rest.first_step = 20;
+  const Result resumed = simulate(c.net, simulate(c.net, c.theta, first).phases, rest);
+  EXPECT_EQ(resumed.order_steps, (std::vector<std::int64_t>{21, 28, 35, 42, 49}));
+  expect_phases(resumed.phases, host_simulate(c.host, c.theta0, 0.01, 50, Method::Euler),
+                DType::Float32, "resumed at step 20");
+  const Result uninterrupted = simulate(c.net, c.theta, whole);
+  EXPECT_NEAR(resumed.order.back(), uninterrupted.order.back(), 1e-5);
+}
+
 // ω near the largest finite value: θ overflows to inf after 11 steps of dt 1 (10 · max / 10.5
 // is finite, 11 · max / 10.5 is not), and sin(inf) is NaN.
 void expect_nan_at_step_11(DType t, Method m, std::int64_t record_every) {
@@ -255,6 +272,7 @@ TEST(OscillatorsErrors, BadInputIsATypedErrorNamingTheParameter) {
   expect_error([&] { simulate(net, theta, {.dt = NAN}); }, "dt");
   expect_error([&] { simulate(net, theta, {.steps = -1}); }, "steps");
   expect_error([&] { simulate(net, theta, {.record_every = 0}); }, "record_every");
+  expect_error([&] { simulate(net, theta, {.steps = 5, .first_step = 6}); }, "first_step");
   expect_error([&] { simulate({net.coupling * INFINITY, net.frequencies}, theta); }, "coupling");
   expect_error([&] { simulate({net.coupling, net.frequencies * NAN}, theta); }, "frequencies");
   expect_error([&] { simulate(net, theta * NAN); }, "theta");

@@ -7,12 +7,14 @@ on arrays of one layout is local (`map`); rows move only through `redistribute` 
 `sum`, `mean` and `norm` are reproducible by default (the same bits at any number of ranks, on
 every rank, and as C++); `Summation.FAST` uses MPI_Allreduce. `cumsum` and `cumprod` scan along
 the rows in the same two modes (FAST with MPI_Exscan). The reproducible modes work by blocks and
-refuse a ragged layout: redistribute it to row blocks first.
+refuse a ragged layout: redistribute it to row blocks first. `save` and `load` write and read
+one checkpoint file with MPI-IO, the same format as C++'s: it loads on any number of ranks.
 
 Importing this module initialises MPI (through mpi4py); `import switchyard` alone never does.
 Communicators are mpi4py's (MPI.COMM_WORLD when none is given).
 """
 
+from ._checkpoint import Checkpoint, CheckpointError, load, save  # noqa: F401
 from ._compress import compress  # noqa: F401
 from ._dist_array import DistArray, LayoutError, map  # noqa: F401,A004
 from ._layout import DEFAULT_BLOCK_ROWS, Layout  # noqa: F401

@@ -52,6 +52,9 @@ struct Options {
   Method method = Method::Euler;
   Coupling coupling = Coupling::MatVec;
   std::int64_t record_every = 1;  // r is recorded at steps 0, record_every, 2·record_every, ...
+  // The step θ0 is at: a run resumed from a checkpoint taken at step k sets first_step = k and
+  // runs on to `steps`, recording r on the same schedule as a run from step 0 would.
+  std::int64_t first_step = 0;
 };
 
 struct Result {

@@ -9,6 +9,8 @@
 //   const osc::Result run = osc::simulate(net, osc::random_phases(4096, 2), {.dt = 0.01});
 #pragma once
 
+#include <filesystem>
+
 #include "switchyard/apps/oscillators.hpp"
 #include "switchyard/dist.hpp"
 
@@ -29,5 +31,22 @@ DistNetwork distribute(const Network& network, const dist::Communicator& comm = 
 // rank has then. Throws ValueError, on every rank at once, at the first recorded step whose
 // phases are NaN or infinite.
 Result simulate(const DistNetwork& network, const Array& theta0, const Options& options = {});
+
+// A checkpoint: θ after `result`'s last step, which is step `step`, saved with dist::save as an
+// (N,) array in K's dtype. It restarts on any number of ranks, with the bits of a run that never
+// stopped:
+//   const osc::Resume from = osc::load_checkpoint(path, net);
+//   osc::simulate(net, from.theta, {.steps = 2000, .first_step = from.step});
+void save_checkpoint(const std::filesystem::path& path, const DistNetwork& network,
+                     const Result& result, std::int64_t step);
+
+struct Resume {
+  Array theta;        // θ (N) on every rank, for simulate's theta0
+  std::int64_t step;  // for Options::first_step
+};
+
+// The checkpoint at `path`, read on network's ranks; dist::load's errors, and DTypeError or
+// ShapeError when it holds other than N phases in K's dtype.
+Resume load_checkpoint(const std::filesystem::path& path, const DistNetwork& network);
 
 }  // namespace switchyard::apps::oscillators
