@@ -1,9 +1,13 @@
 // Complex arrays (complex64, complex128). Their elements are (re, im) pairs of float32 or float64
 // in one storage; elementwise kernels take real dtypes only, so complex arrays are computed
-// through views of their parts. Besides these, abs() and multiply() (ops.hpp) take complex
-// operands, astype() converts to and from complex as NumPy does (complex to real keeps the real
-// part), and the fft functions (fft.hpp) produce them. Other elementwise operations and
-// reductions on a complex array are a DTypeError: apply them to real(a) and imag(a).
+// through views of their parts, each operation one fused kernel on every device. Besides these,
+// add, subtract, multiply, divide, negative, equal, not_equal, where, sum, mean, var, stddev
+// and abs (ops.hpp) take complex operands with NumPy 2's results: a real operand is x + 0i,
+// division scales by the divisor's larger part as NumPy's, infinities and NaNs propagate as
+// NumPy's do. astype() converts to and from complex as NumPy does (complex to real keeps the
+// real part), and the fft functions (fft.hpp) produce them. Other elementwise functions,
+// comparisons by order and reductions (prod, min, max, ...) of a complex array are a DTypeError:
+// apply them to real(a) and imag(a).
 #pragma once
 
 #include "switchyard/array.hpp"

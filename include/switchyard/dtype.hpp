@@ -108,6 +108,11 @@ constexpr DType dtype_of<std::complex<double>>() {
   return DType::Complex128;
 }
 
+// What complex arrays take (complex.hpp), named by the errors for what they do not.
+inline constexpr std::string_view kComplexOperations =
+    "add, subtract, multiply, divide, negative, equal, not_equal, where, sum, mean, var, stddev, "
+    "real, imag, conj, abs, astype, complex_from and the fft functions (complex.hpp, fft.hpp)";
+
 // Calls f(T{}) with the C++ type of a real dtype t; the one place a dtype becomes a type. Throws
 // DTypeError for a complex t, which no elementwise kernel takes.
 template <class F>
@@ -127,8 +132,7 @@ decltype(auto) visit_dtype(DType t, F&& f) {
     case DType::Complex128:
       throw DTypeError(std::string("no elementwise kernel takes ") +
                        (t == DType::Complex64 ? "complex64" : "complex128") +
-                       " elements: complex arrays support real, imag, conj, abs, multiply, "
-                       "complex_from and the fft functions");
+                       " elements: complex arrays take " + std::string(kComplexOperations));
   }
   return f(double{});
 }

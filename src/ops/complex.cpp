@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "ops/contiguous.hpp"
 #include "switchyard/complex.hpp"
@@ -11,6 +12,8 @@
 
 namespace switchyard {
 namespace {
+
+using ir::OpCode;
 
 void require(const Array& a, std::string_view fn) {
   if (!a) throw ValueError(std::string(fn) + " of a null Array: expected an array");
@@ -41,6 +44,30 @@ Array pair_constant(double re_value, double im_value, DType dtype) {
 
 Array last_axis(const Array& a) {
   return a.expand_dims(a.ndim());
+}
+
+// An operand's parts in float dtype `parts`. A real operand is converted as NumPy converts it
+// before complex arithmetic, to x + 0i, so that an infinite or NaN part propagates as NumPy's
+// does (inf·(2 + 0i) has a NaN imaginary part: inf·0).
+struct Parts {
+  Array re, im;
+};
+Parts parts_of(const Array& x, DType parts) {
+  if (is_complex(x.dtype())) return {real(x).astype(parts), imag(x).astype(parts)};
+  return {x.astype(parts), Array::zeros(Shape{}, parts)};
+}
+
+// The float dtype of the parts of a and b's promoted complex type.
+DType parts_dtype(const Array& a, const Array& b) {
+  const DType t = promote_types(a.dtype(), b.dtype());
+  return component_dtype(is_complex(t) ? t : complex_dtype(t));
+}
+
+// A Python-style scalar operand as a 0-d array of the complex operand's parts dtype (a weak
+// scalar: complex64 · 2.0 stays complex64).
+Array scalar_operand(Scalar s, const Array& c) {
+  const double value = s.kind == ScalarKind::Float ? s.f : static_cast<double>(s.i);
+  return Array::full(Shape{}, value, component_dtype(c.dtype()));
 }
 
 }  // namespace
@@ -79,20 +106,72 @@ Array abs(const Array& c) {
   return sqrt(re * re + im * im);
 }
 
-Array multiply(const Array& a, const Array& b) {
-  require(a, "multiply"), require(b, "multiply");
-  const DType parts = component_dtype(promote_types(a.dtype(), b.dtype()));
-  const Array ar = real(a).astype(parts), br = real(b).astype(parts);
-  // A real operand has no imaginary part to multiply: (x)(u + iv) = xu + ixv.
-  if (!is_complex(a.dtype())) return complex_from(ar * br, ar * imag(b));
-  if (!is_complex(b.dtype())) return complex_from(ar * br, imag(a) * br);
-  const Array ai = imag(a).astype(parts), bi = imag(b).astype(parts);
-  return complex_from(ar * br - ai * bi, ar * bi + ai * br);
+Array arithmetic(OpCode op, const Array& a, const Array& b) {
+  const std::string_view fn = op == OpCode::Add   ? "add"
+                              : op == OpCode::Sub ? "subtract"
+                              : op == OpCode::Mul ? "multiply"
+                                                  : "divide";
+  require(a, fn), require(b, fn);
+  const DType parts = parts_dtype(a, b);
+  const auto [ar, ai] = parts_of(a, parts);
+  const auto [br, bi] = parts_of(b, parts);
+  switch (op) {
+    case OpCode::Add:
+      return complex_from(ar + br, ai + bi);
+    case OpCode::Sub:
+      return complex_from(ar - br, ai - bi);
+    case OpCode::Mul:
+      return complex_from(ar * br - ai * bi, ar * bi + ai * br);
+    default:
+      break;
+  }
+  // NumPy's division: scaled by the divisor's larger part (Smith's method), and a zero divisor
+  // divides each part by zero (inf or NaN parts).
+  const Array br_abs = switchyard::abs(br), bi_abs = switchyard::abs(bi);
+  const Array by_re = br_abs >= bi_abs, by_zero = logical_and(br_abs == 0, bi_abs == 0);
+  const Array rat_r = bi / br, scl_r = 1.0 / (br + bi * rat_r);
+  const Array rat_i = br / bi, scl_i = 1.0 / (bi + br * rat_i);
+  using switchyard::where;
+  const Array re = where(by_re, where(by_zero, ar / br_abs, (ar + ai * rat_r) * scl_r),
+                         (ar * rat_i + ai) * scl_i);
+  const Array im = where(by_re, where(by_zero, ai / br_abs, (ai - ar * rat_r) * scl_r),
+                         (ai * rat_i - ar) * scl_i);
+  return complex_from(re, im);
 }
 
-Array multiply(const Array& c, Scalar s) {
-  require(c, "multiply");
-  return from_pairs(pairs_of(c) * s);
+Array arithmetic(OpCode op, const Array& c, Scalar s, bool scalar_first) {
+  const Array x = scalar_operand(s, c);
+  return scalar_first ? arithmetic(op, x, c) : arithmetic(op, c, x);
+}
+
+Array negative(const Array& c) {
+  require(c, "negative");
+  return from_pairs(-pairs_of(c));
+}
+
+Array equal(const Array& a, const Array& b, bool equal) {
+  const std::string_view fn = equal ? "equal" : "not_equal";
+  require(a, fn), require(b, fn);
+  const DType parts = parts_dtype(a, b);
+  const auto [ar, ai] = parts_of(a, parts);
+  const auto [br, bi] = parts_of(b, parts);
+  return equal ? logical_and(ar == br, ai == bi) : logical_or(ar != br, ai != bi);
+}
+
+Array equal(const Array& c, Scalar s, bool equal) {
+  return complex_parts::equal(c, scalar_operand(s, c), equal);
+}
+
+Array where(const Array& cond, const Array& a, const Array& b) {
+  require(cond, "where"), require(a, "where"), require(b, "where");
+  const DType parts = parts_dtype(a, b);
+  const auto [ar, ai] = parts_of(a, parts);
+  const auto [br, bi] = parts_of(b, parts);
+  return complex_from(switchyard::where(cond, ar, br), switchyard::where(cond, ai, bi));
+}
+
+Array sum(const Array& c, std::span<const int> axes, bool keepdims) {
+  return from_pairs(switchyard::sum(pairs_of(c), axes, keepdims));
 }
 
 }  // namespace complex_parts

@@ -3,6 +3,9 @@
 // is one fused kernel over those views writing a fresh interleaved result.
 #pragma once
 
+#include <span>
+
+#include "ir/kernel_ir.hpp"
 #include "switchyard/array.hpp"
 #include "switchyard/scalar.hpp"
 
@@ -21,8 +24,22 @@ Array astype(const Array& a, DType dtype);
 // abs(): sqrt(re² + im²), pending (it fuses with what reads it).
 Array abs(const Array& c);
 
-// multiply() where an operand is complex; the other may be real, or a scalar.
-Array multiply(const Array& a, const Array& b);
-Array multiply(const Array& c, Scalar s);
+// add, subtract, multiply or divide (op) where an operand is complex; the other may be real,
+// or a scalar (scalar_first: s op c). A real operand is x + 0i, and the results are NumPy's,
+// infinities and NaNs included (division scales by the divisor's larger part, as NumPy).
+Array arithmetic(ir::OpCode op, const Array& a, const Array& b);
+Array arithmetic(ir::OpCode op, const Array& c, Scalar s, bool scalar_first);
+
+Array negative(const Array& c);
+
+// equal (equal true) or not_equal where an operand is complex: both parts compared.
+Array equal(const Array& a, const Array& b, bool equal);
+Array equal(const Array& c, Scalar s, bool equal);
+
+// where() where a or b is complex.
+Array where(const Array& cond, const Array& a, const Array& b);
+
+// sum() of a complex array over `axes` (each in [0, ndim)): the parts summed apart.
+Array sum(const Array& c, std::span<const int> axes, bool keepdims);
 
 }  // namespace switchyard::complex_parts

@@ -126,6 +126,11 @@ void require(const Array& a, std::string_view fn) {
     throw ValueError(std::string(fn) + " of a null Array: expected an array made by a factory");
 }
 
+// The arithmetic complex operands have (complex_parts.hpp); other ops reject them (node_of).
+bool complex_arithmetic(OpCode op) {
+  return op == OpCode::Add || op == OpCode::Sub || op == OpCode::Mul || op == OpCode::Div;
+}
+
 expr::NodePtr operand(const Array& a, DType dtype) {
   return expr::make_cast(node_of(a), dtype);
 }
@@ -133,8 +138,10 @@ expr::NodePtr operand(const Array& a, DType dtype) {
 Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b,
              TypingFn typing = binary_typing) {
   require(a, fn), require(b, fn);
-  if (op == OpCode::Mul && (is_complex(a.dtype()) || is_complex(b.dtype())))
-    return complex_parts::multiply(a, b);
+  if (is_complex(a.dtype()) || is_complex(b.dtype())) {
+    if (complex_arithmetic(op)) return complex_parts::arithmetic(op, a, b);
+    if (op == OpCode::Eq || op == OpCode::Ne) return complex_parts::equal(a, b, op == OpCode::Eq);
+  }
   const Typing t = typing(op, promote_types(a.dtype(), b.dtype()), fn);
   if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
   const Shape shape = broadcast_shapes(a.shape(), b.shape());
@@ -146,7 +153,10 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b,
 Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scalar_first,
              TypingFn typing = binary_typing) {
   require(a, fn);
-  if (op == OpCode::Mul && is_complex(a.dtype())) return complex_parts::multiply(a, s);
+  if (is_complex(a.dtype())) {
+    if (complex_arithmetic(op)) return complex_parts::arithmetic(op, a, s, scalar_first);
+    if (op == OpCode::Eq || op == OpCode::Ne) return complex_parts::equal(a, s, op == OpCode::Eq);
+  }
   Typing t = typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
   t.operands = check_integer_scalar(op, fn, t.operands, s);
   if (op == OpCode::Pow && is_integer(t.operands)) {
@@ -233,6 +243,7 @@ SWITCHYARD_DEFINE_BITWISE(right_shift, ShiftRight)
 #undef SWITCHYARD_DEFINE_BITWISE
 
 Array negative(const Array& a) {
+  if (a && is_complex(a.dtype())) return complex_parts::negative(a);
   return numeric_unary(OpCode::Neg, "negative", a);
 }
 Array abs(const Array& a) {
@@ -327,6 +338,7 @@ Array clip(const Array& a, const Array& lo, const Array& hi) {
 
 Array where(const Array& cond, const Array& a, const Array& b) {
   require(cond, "where"), require(a, "where"), require(b, "where");
+  if (is_complex(a.dtype()) || is_complex(b.dtype())) return complex_parts::where(cond, a, b);
   const DType t = promote_types(a.dtype(), b.dtype());
   const Shape shape = broadcast_shapes(broadcast_shapes(cond.shape(), a.shape()), b.shape());
   byte_count(shape, t);

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/checked.hpp"
 #include "expr/node.hpp"
+#include "ops/complex_parts.hpp"
 #include "ops/nodes.hpp"
+#include "switchyard/complex.hpp"
 #include "switchyard/ops.hpp"
 
 namespace switchyard {
@@ -69,6 +72,12 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<std::span<const int>
   if (r.count == 0 && !has_identity)
     throw ValueError(std::string(fn) + " of an empty array (shape " + to_string(a.shape()) +
                      "): expected at least one element, since it has no identity");
+  if (op == ir::ReduceOp::Sum && is_complex(a.dtype())) {
+    std::vector<int> over;
+    for (int i = 0; i < a.ndim(); ++i)
+      if ((spec.axes >> i) & 1u) over.push_back(i);
+    return complex_parts::sum(a, over, keepdims);
+  }
   const DType result = ir::reduce_result(op, a.dtype());
   byte_count(r.shape, result);
   if (spec.axes == 0) return reduce_nothing(op, a, result);
@@ -92,9 +101,10 @@ std::optional<std::span<const int>> one_axis(const std::optional<int>& axis) {
   return std::span<const int>(&*axis, 1);
 }
 
-// Floats keep their dtype; integers and bools are averaged in float64, as NumPy.
+// Floats and complex numbers keep their dtype; integers and bools are averaged in float64, as
+// NumPy.
 DType mean_dtype(DType t) {
-  return is_floating(t) ? t : DType::Float64;
+  return is_floating(t) || is_complex(t) ? t : DType::Float64;
 }
 
 Array mean_over(const Array& a, std::optional<std::span<const int>> axes, bool keepdims) {
@@ -113,7 +123,10 @@ Array var_over(const Array& a, std::optional<std::span<const int>> axes, bool ke
   const DType t = mean_dtype(a.dtype());
   const Array x = a.dtype() == t ? a : a.astype(t);
   const Array deviation = subtract(x, mean_over(x, axes, true));
-  const Array squares = reduce(ir::ReduceOp::Sum, multiply(deviation, deviation), axes, keepdims);
+  // |deviation|²: of a complex deviation re² + im², a real variance in its parts' dtype.
+  const Array re = real(deviation), im = imag(deviation);
+  const Array squared = is_complex(t) ? re * re + im * im : deviation * deviation;
+  const Array squares = reduce(ir::ReduceOp::Sum, squared, axes, keepdims);
   const Reduced r = reduced(a, axis_mask("var", a, axes), keepdims);
   return divide(squares, std::max(static_cast<double>(r.count) - ddof, 0.0));
 }

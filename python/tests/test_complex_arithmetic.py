@@ -1,0 +1,135 @@
+"""Complex arithmetic, comparisons, where and sums against NumPy 2, on every device: finite
+values, and the zeros, infinities and NaNs whose propagation NumPy defines (a real operand is
+x + 0i, so inf·2 has a NaN imaginary part)."""
+
+import numpy as np
+import pytest
+from conftest import rounding_bound, sum_bound
+
+import switchyard as sy
+
+SPECIAL = [0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan]
+
+
+def complex_values(rng, shape, dtype):
+    parts = np.finfo(dtype).dtype
+    return (rng.standard_normal(shape) * 3).astype(parts) + 1j * (
+        rng.standard_normal(shape) * 3).astype(parts)
+
+
+def specials(dtype):
+    """The 49 complex values whose parts are the special values, built part by part (a Python
+    expression like inf * 1j would already make a NaN real part)."""
+    re, im = np.meshgrid(SPECIAL, SPECIAL)
+    z = np.empty(re.size, dtype)
+    z.real, z.imag = re.ravel(), im.ravel()
+    return z
+
+
+def assert_same_specials(got, expected):
+    """Where NumPy gives a NaN, infinity or zero part, the same (zeros by sign too)."""
+    for part in (np.real, np.imag):
+        g, e = part(got), part(expected)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(e))
+        finite = ~np.isnan(e)
+        np.testing.assert_array_equal(g[finite & np.isinf(e)], e[finite & np.isinf(e)])
+        zero = e == 0
+        np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(e[zero]))
+
+
+def assert_within(got, expected, magnitude, roundings):
+    """Normwise: |got - expected| within `roundings` roundings of `magnitude` (|x|·|y| for a
+    product, |x| / |y| for a quotient), each part's error bounded so and added."""
+    got, expected = np.asarray(got), np.asarray(expected)
+    assert got.dtype == expected.dtype, f"dtype {got.dtype}, NumPy gives {expected.dtype}"
+    parts = np.finfo(expected.dtype).dtype
+    bound = 2 * rounding_bound(magnitude, np.abs(expected), roundings, parts)
+    error = np.abs(got.astype(np.complex128) - expected.astype(np.complex128))
+    assert np.all(error <= bound), (got, expected, error, bound)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_arithmetic_of_finite_values(on_device, rng, dtype):
+    x, y = complex_values(rng, (5, 7), dtype), complex_values(rng, (5, 7), dtype)
+    r = rng.standard_normal(7).astype(np.finfo(dtype).dtype)
+    a, b, real = sy.asarray(x), sy.asarray(y), sy.asarray(r)
+    # Sums and differences round once per part: exact against NumPy.
+    for got, want in [(a + b, x + y), (a - b, x - y), (a + real, x + r), (real - a, r - x),
+                      (a + 2, x + 2), (1.5 - a, 1.5 - x), (-a, -x)]:
+        assert np.asarray(got).dtype == want.dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+    m = np.abs
+    for got, want, size in [(a * b, x * y, m(x) * m(y)), (a * real, x * r, m(x) * m(r)),
+                            (3 * a, 3 * x, 3 * m(x))]:
+        assert_within(got, want, size, 3)
+    for got, want, size in [(a / b, x / y, m(x) / m(y)), (a / real, x / r, m(x) / m(r)),
+                            (2 / a, 2 / x, 2 / m(x)), (a / 4, x / 4, m(x) / 4)]:
+        assert_within(got, want, size, 8)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_infinities_and_nans_propagate_as_numpys(on_device, dtype):
+    z = specials(dtype)
+    x, y = np.repeat(z, z.size), np.tile(z, z.size)  # every pair of specials
+    a, b = sy.asarray(x), sy.asarray(y)
+    with np.errstate(all="ignore"):
+        for got, want in [(a + b, x + y), (a - b, x - y), (a * b, x * y), (a / b, x / y),
+                          (a * 2.0, x * 2.0), (a / 2.0, x / 2.0), (-a, -x)]:
+            assert_same_specials(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_equality_compares_both_parts(on_device, dtype):
+    z = specials(dtype)
+    x, y = np.repeat(z, z.size), np.tile(z, z.size)
+    a, b = sy.asarray(x), sy.asarray(y)
+    np.testing.assert_array_equal(np.asarray(a == b), x == y)
+    np.testing.assert_array_equal(np.asarray(a != b), x != y)
+    real = np.array([1.5, 0.0, np.nan], np.finfo(dtype).dtype)
+    w = np.array([1.5 + 0j, -0.0 + 0j, np.nan], dtype)
+    np.testing.assert_array_equal(np.asarray(sy.asarray(w) == sy.asarray(real)), w == real)
+    np.testing.assert_array_equal(np.asarray(sy.asarray(w) != 1.5), w != 1.5)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_where_promotes_and_keeps_both_parts(on_device, rng, dtype):
+    x = complex_values(rng, (4, 3), dtype)
+    r = rng.standard_normal(3)
+    cond = rng.integers(0, 2, (4, 3)).astype(bool)
+    got = sy.where(sy.asarray(cond), sy.asarray(x), sy.asarray(r))
+    want = np.where(cond, x, r)
+    assert np.asarray(got).dtype == want.dtype
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("axis", [None, 0, 1, (0, 1), ()])
+def test_sum_mean_var_and_std(on_device, rng, dtype, axis):
+    x = complex_values(rng, (6, 9), dtype)
+    a = sy.asarray(x)
+    for keepdims in (False, True):
+        got = np.asarray(sy.sum(a, axis=axis, keepdims=keepdims))
+        want = np.sum(x, axis=axis, keepdims=keepdims)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        for part in (np.real, np.imag):
+            bound = sum_bound(part(x), axis=axis, keepdims=keepdims)
+            assert np.all(np.abs(part(got) - part(want)) <= 2 * bound)
+    if axis == ():
+        return
+    count = x.size // np.sum(x, axis=axis).size
+    mean = np.asarray(sy.mean(a, axis=axis))
+    assert mean.dtype == dtype
+    np.testing.assert_allclose(mean, np.mean(x, axis=axis),
+                               rtol=4 * np.ceil(np.log2(count) + 2) * np.finfo(dtype).eps)
+    for name in ("var", "std"):
+        got = np.asarray(getattr(sy, name)(a, axis=axis))
+        want = getattr(np, name)(x, axis=axis)
+        assert got.dtype == want.dtype == np.finfo(dtype).dtype
+        np.testing.assert_allclose(got, want, rtol=8 * count * np.finfo(dtype).eps)
+
+
+def test_what_complex_arrays_do_not_take_is_a_dtype_error_naming_what_works():
+    a = sy.asarray(np.array([1 + 2j], np.complex64))
+    for f in (lambda: sy.sin(a), lambda: a < a, lambda: sy.prod(a), lambda: sy.max(a)):
+        with pytest.raises(sy.DTypeError, match="add, subtract, multiply, divide"):
+            f()
