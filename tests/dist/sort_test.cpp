@@ -91,9 +91,10 @@ TEST_P(DistSort, SpreadsTheElementsOverTheRanks) {
   const Communicator comm;
   const DistArray a =
       DistArray::distribute(global_data(c), Layout::row_blocks(c.rows, comm.size(), c.block_rows));
-  const Layout& sorted = sort(a).layout();
+  const DistArray sorted = sort(a);
   const std::int64_t share = (c.rows + comm.size() - 1) / comm.size();
-  for (int r = 0; r < comm.size(); ++r) EXPECT_LE(sorted.rows_of(r), 2 * share + comm.size()) << r;
+  for (int r = 0; r < comm.size(); ++r)
+    EXPECT_LE(sorted.layout().rows_of(r), 2 * share + comm.size()) << "rank " << r;
 }
 
 TEST_P(DistSort, TopKEqualsTheTopKOfTheWholeArray) {
