@@ -88,6 +88,8 @@ INSTANTIATE_TEST_SUITE_P(
     Queries, DistQuery,
     ::testing::Values(QueryCase{1000, 16, DType::Float32, 0.5, 10, false},
                       QueryCase{1000, 16, DType::Float64, 0.5, 10, false},
+                      // enough float64 sums that another order of adding changes the last bits
+                      QueryCase{20000, 64, DType::Float64, -1.0, 10, false},
                       QueryCase{777, 8, DType::Float64, -0.2, 25, true},  // tied revenues
                       QueryCase{300, 8, DType::Float32, 2.5, 50, false},  // fewer kept than k
                       QueryCase{10, 4, DType::Float64, 0.0, 3, false},  // at 4 ranks, one has none
