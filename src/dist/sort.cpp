@@ -142,24 +142,29 @@ std::vector<T> merged(std::vector<T> values, const std::vector<std::int64_t>& co
   return values;
 }
 
+// Sends send[r] of this rank's sorted values to each rank r, in rank order, and returns the runs
+// that arrive, receive[r] values from each rank r, in rank order.
+template <class T>
+std::vector<T> exchanged(const Communicator& comm, const std::vector<Tagged<T>>& run,
+                         std::vector<std::int64_t> send, std::vector<std::int64_t> receive) {
+  std::vector<T> values(run.size());
+  std::transform(run.begin(), run.end(), values.begin(), [](const auto& t) { return t.value; });
+  for (std::int64_t& n : send) n *= static_cast<std::int64_t>(sizeof(T));
+  for (std::int64_t& n : receive) n *= static_cast<std::int64_t>(sizeof(T));
+  const std::vector<std::byte> bytes =
+      alltoallv(comm, std::as_bytes(std::span(values)), send, receive);
+  std::vector<T> arrived(bytes.size() / sizeof(T));
+  if (!bytes.empty()) std::memcpy(arrived.data(), bytes.data(), bytes.size());  // no null pointers
+  return arrived;
+}
+
 template <class T>
 DistArray sample_sort(const DistArray& a) {
   const Communicator& comm = a.communicator();
   const std::vector<Tagged<T>> run = sorted_local<T>(a);
   const std::vector<std::int64_t> send = send_counts(run, splitters(comm, run), comm.size());
   const std::vector<std::int64_t> receive = alltoall(comm, send);
-
-  std::vector<T> values(run.size());
-  std::transform(run.begin(), run.end(), values.begin(), [](const auto& t) { return t.value; });
-  std::vector<std::int64_t> send_bytes(send), receive_bytes(receive);
-  for (std::int64_t& b : send_bytes) b *= static_cast<std::int64_t>(sizeof(T));
-  for (std::int64_t& b : receive_bytes) b *= static_cast<std::int64_t>(sizeof(T));
-  const std::vector<std::byte> bytes =
-      alltoallv(comm, std::as_bytes(std::span(values)), send_bytes, receive_bytes);
-  std::vector<T> received(bytes.size() / sizeof(T));
-  if (!bytes.empty()) std::memcpy(received.data(), bytes.data(), bytes.size());
-  const std::vector<T> mine = merged(std::move(received), receive);
-
+  const std::vector<T> mine = merged(exchanged(comm, run, send, receive), receive);
   const auto count = static_cast<std::int64_t>(mine.size());
   const std::vector<std::int64_t> ones(comm.size(), 1);
   const std::vector<std::int64_t> counts =
