@@ -12,3 +12,4 @@
 #include "switchyard/dist/redistribute.hpp"
 #include "switchyard/dist/reductions.hpp"
 #include "switchyard/dist/scans.hpp"
+#include "switchyard/dist/sort.hpp"

@@ -72,6 +72,13 @@ std::vector<std::byte> alltoallv(const Communicator& comm, std::span<const std::
   return received;
 }
 
+std::vector<std::int64_t> alltoall(const Communicator& comm, std::span<const std::int64_t> mine) {
+  std::vector<std::int64_t> theirs(mine.size());
+  check_mpi(MPI_Alltoall(mine.data(), 1, MPI_INT64_T, theirs.data(), 1, MPI_INT64_T, comm.native()),
+            "MPI_Alltoall");
+  return theirs;
+}
+
 double allreduce_sum(const Communicator& comm, double value) {
   double total = 0;
   check_mpi(MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm.native()), "MPI_Allreduce");

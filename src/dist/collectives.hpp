@@ -25,6 +25,8 @@ std::vector<std::byte> allgatherv(const Communicator& comm, std::span<const std:
 std::vector<std::byte> alltoallv(const Communicator& comm, std::span<const std::byte> send,
                                  std::span<const std::int64_t> send_counts,
                                  std::span<const std::int64_t> recv_counts);
+// Sends mine[r] to each rank r and returns, in rank order, the one each rank sent this one.
+std::vector<std::int64_t> alltoall(const Communicator& comm, std::span<const std::int64_t> mine);
 double allreduce_sum(const Communicator& comm, double value);
 // Elementwise, the fold by `op` (MPI_SUM or MPI_PROD) of `mine` over the ranks before this one;
 // `identity` on rank 0, where MPI leaves the result undefined. T is float, double or int64.

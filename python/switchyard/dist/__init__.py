@@ -9,6 +9,8 @@ every rank, and as C++); `Summation.FAST` uses MPI_Allreduce. `cumsum` and `cump
 the rows in the same two modes (FAST with MPI_Exscan). The reproducible modes work by blocks and
 refuse a ragged layout: redistribute it to row blocks first. `save` and `load` write and read
 one checkpoint file with MPI-IO, the same format as C++'s: it loads on any number of ranks.
+`sort` sorts a vector across the ranks (a sample sort into a ragged layout, stable, as
+np.sort(kind="stable") of the whole array) and `top_k` finds its k largest, on every rank.
 
 Importing this module initialises MPI (through mpi4py); `import switchyard` alone never does.
 Communicators are mpi4py's (MPI.COMM_WORLD when none is given).
@@ -31,3 +33,4 @@ from ._reductions import (  # noqa: F401,A004
     sum,
 )
 from ._scans import cumprod, cumsum  # noqa: F401
+from ._sort import sort, top_k  # noqa: F401
