@@ -61,11 +61,13 @@ def _on_host(function, args, kwargs):
 
 
 def _switchyard_kwargs(kwargs):
-    """NumPy's keyword arguments as Switchyard takes them: `out=None` dropped, a dtype by name;
-    None where `out` is given (Switchyard writes no outputs in place)."""
+    """NumPy's keyword arguments as Switchyard takes them: `out=None` and `dtype=None` dropped, a
+    dtype by name; None where `out` is given (Switchyard writes no outputs in place)."""
     kwargs = dict(kwargs)
     if kwargs.pop("out", None) is not None:
         return None
+    if "dtype" in kwargs and kwargs["dtype"] is None:
+        del kwargs["dtype"]  # NumPy's default; Switchyard's cumsum, max... take no dtype
     if kwargs.get("dtype") is not None:
         kwargs["dtype"] = _np.dtype(kwargs["dtype"]).name
     return kwargs
@@ -135,9 +137,26 @@ def _getitem(self, key):
         return _index(self, _signed(key))
 
 
+def _dtype_equal(self, other):
+    if isinstance(other, DType):
+        return self is other
+    try:
+        return _np.dtype(self.name) == other
+    except TypeError:
+        return NotImplemented
+
+
+def _dtype_not_equal(self, other):
+    equal = _dtype_equal(self, other)
+    return equal if equal is NotImplemented else not equal
+
+
 def install():
     Array.__getitem__ = _getitem
     Array.__array_function__ = _array_function
     Array.__array_ufunc__ = _array_ufunc
     Array.__reduce__ = _reduce
     DType.dtype = property(lambda t: _np.dtype(t.name))
+    DType.__eq__, DType.__ne__ = _dtype_equal, _dtype_not_equal  # hashing stays the enum's
+    for attribute in ("kind", "char", "type"):  # what code holding a dtype as NumPy's reads
+        setattr(DType, attribute, property(lambda t, a=attribute: getattr(_np.dtype(t.name), a)))
