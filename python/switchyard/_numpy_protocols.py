@@ -156,6 +156,7 @@ def install():
     Array.__array_function__ = _array_function
     Array.__array_ufunc__ = _array_ufunc
     Array.__reduce__ = _reduce
+    Array.__array_priority__ = 1.0  # above NumPy's 0: code picking one of the two picks this
     DType.dtype = property(lambda t: _np.dtype(t.name))
     DType.__eq__, DType.__ne__ = _dtype_equal, _dtype_not_equal  # hashing stays the enum's
     for attribute in ("kind", "char", "type"):  # what code holding a dtype as NumPy's reads

@@ -22,7 +22,9 @@ import numpy as _np
 from dask.array import backends as _backends
 from dask.array import dispatch as _dispatch
 
-from . import Array, asarray, concat, divide, empty, take, tensordot
+import math as _math
+
+from . import Array, asarray, concat, divide, empty, full, take, tensordot
 
 __all__ = ["meta", "to_switchyard", "to_numpy", "is_switchyard"]
 
@@ -63,6 +65,16 @@ def _empty(shape, dtype=None, **kwargs):
     return empty(shape, dtype=_np.dtype(dtype or "float64").name)
 
 
+def _numel(x, axis=None, keepdims=False, dtype=None, **kwargs):
+    """How many elements each reduced position has (mean's divisor), as a Switchyard array."""
+    if axis is None:
+        axis = tuple(range(x.ndim))
+    axes = {a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,))}
+    count = _math.prod(x.shape[a] for a in axes)
+    kept = [1 if a in axes else n for a, n in enumerate(x.shape) if keepdims or a not in axes]
+    return full(tuple(kept), count, dtype=_np.dtype(dtype or "float64").name)
+
+
 def _divide(a, b, dtype=None):
     quotient = divide(a, b)
     return quotient if dtype is None else quotient.astype(_np.dtype(dtype).name)
@@ -74,6 +86,6 @@ _dispatch.take_lookup.register(Array, _take)
 _dispatch.tensordot_lookup.register(Array, tensordot)
 _dispatch.empty_lookup.register(Array, _empty)
 _dispatch.divide_lookup.register(Array, _divide)
-_dispatch.numel_lookup.register(Array, _backends._numel_arraylike)
+_dispatch.numel_lookup.register(Array, _numel)
 _dispatch.nannumel_lookup.register(Array, _backends._nannumel)
 _dispatch.to_numpy_dispatch.register(Array, lambda a, **kwargs: _np.array(a))
