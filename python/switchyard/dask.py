@@ -9,7 +9,7 @@ kernels on the devices its worker has.
 
 Importing this module registers the Switchyard array with Dask as a chunk type (`dask.array`
 keeps it, and gives way to it in mixed operations), and the Switchyard functions Dask looks up
-by chunk type (concatenate, take, tensordot, empty, divide, numel, to NumPy). Chunks travel
+by chunk type (concatenate, take, tensordot, empty, divide, to NumPy). Chunks travel
 between worker processes pickled (values, dtype and device name). Dask's graph is lazy too:
 elementwise work on a chunk stays a recorded Switchyard expression until a reduction or the
 result needs its values, so `(x * 2 + 1).sum()` is one kernel per chunk.
@@ -22,9 +22,7 @@ import numpy as _np
 from dask.array import backends as _backends
 from dask.array import dispatch as _dispatch
 
-import math as _math
-
-from . import Array, asarray, concat, divide, empty, full, take, tensordot
+from . import Array, asarray, concat, divide, empty, take, tensordot
 
 __all__ = ["meta", "to_switchyard", "to_numpy", "is_switchyard"]
 
@@ -65,16 +63,6 @@ def _empty(shape, dtype=None, **kwargs):
     return empty(shape, dtype=_np.dtype(dtype or "float64").name)
 
 
-def _numel(x, axis=None, keepdims=False, dtype=None, **kwargs):
-    """How many elements each reduced position has (mean's divisor), as a Switchyard array."""
-    if axis is None:
-        axis = tuple(range(x.ndim))
-    axes = {a % x.ndim for a in (axis if isinstance(axis, tuple) else (axis,))}
-    count = _math.prod(x.shape[a] for a in axes)
-    kept = [1 if a in axes else n for a, n in enumerate(x.shape) if keepdims or a not in axes]
-    return full(tuple(kept), count, dtype=_np.dtype(dtype or "float64").name)
-
-
 def _divide(a, b, dtype=None):
     quotient = divide(a, b)
     return quotient if dtype is None else quotient.astype(_np.dtype(dtype).name)
@@ -86,6 +74,5 @@ _dispatch.take_lookup.register(Array, _take)
 _dispatch.tensordot_lookup.register(Array, tensordot)
 _dispatch.empty_lookup.register(Array, _empty)
 _dispatch.divide_lookup.register(Array, _divide)
-_dispatch.numel_lookup.register(Array, _numel)
 _dispatch.nannumel_lookup.register(Array, _backends._nannumel)
 _dispatch.to_numpy_dispatch.register(Array, lambda a, **kwargs: _np.array(a))

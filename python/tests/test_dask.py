@@ -4,6 +4,7 @@ one-process apps; and a worker killed mid-computation."""
 
 import os
 import pickle
+import signal
 import time
 
 import numpy as np
@@ -70,6 +71,12 @@ def test_chunks_are_switchyard_arrays(synchronous, rng):
         assert isinstance(block.compute(), sy.Array)
     assert isinstance(y.compute(), sy.Array)  # chunks concatenated by Switchyard
     assert isinstance(syd.to_numpy(y).compute(), np.ndarray)
+    # a Dask array and a Switchyard array: Dask's operation, chunk by chunk
+    mixed = x + sy.asarray(values)
+    assert isinstance(mixed, da.Array) and syd.is_switchyard(mixed)
+    for lookup in (da.dispatch.concatenate_lookup, da.dispatch.take_lookup,
+                   da.dispatch.tensordot_lookup):
+        assert lookup.dispatch(sy.Array).__module__.startswith("switchyard"), lookup
 
 
 def test_elementwise_and_reductions_match_numpy(synchronous, no_host_fallback, rng):
@@ -190,6 +197,19 @@ def test_workloads_one_process(synchronous):
     query_matches(10_007, 1000, seed=3)
 
 
+@pytest.fixture
+def within_60_s():
+    """A cluster test that would wait forever (a chunk that does not serialize is retried on
+    every worker) fails instead."""
+    def expire(signum, frame):
+        raise TimeoutError("the cluster computation took over 60 s")
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(60)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -198,7 +218,7 @@ def cluster():
         yield c, client
 
 
-def test_workloads_on_a_cluster(cluster):
+def test_workloads_on_a_cluster(cluster, within_60_s):
     _, client = cluster
     assert len(client.scheduler_info()["workers"]) == 2
     field_matches(80, 61, "float32", 16)
@@ -219,7 +239,7 @@ async def _die():
     os._exit(1)  # the worker's process ends at once, its tasks and results with it
 
 
-def test_a_killed_worker_is_recovered(cluster):
+def test_a_killed_worker_is_recovered(cluster, within_60_s):
     _, client = cluster
     f = dw.field_frame(64, 240, 0.37, row_chunk=8, bounds=BOUNDS, **PARAMS)
     total = f.map_blocks(_slowly, meta=f._meta).astype(np.float64).sum()
