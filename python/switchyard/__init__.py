@@ -188,7 +188,7 @@ from ._runtime import (  # noqa: F401
 )
 from ._switchyard import fallback_enabled, flush_trace, start_trace, stop_trace  # noqa: F401
 from ._switchyard import Captured, capture  # noqa: F401
-from . import fft, linalg  # noqa: F401,E402
+from . import _numpy_protocols, fft, linalg  # noqa: F401,E402
 from ._info import __array_namespace_info__  # noqa: F401,E402
 from .linalg import matrix_transpose  # noqa: F401,E402
 
@@ -297,11 +297,11 @@ Array.__array_namespace__ = _array_namespace
 Array.device = property(_device_of)
 Array.to_device = _to_device
 Array.__array__ = _array
-Array.__array_ufunc__ = None  # NumPy operators defer to Array's reflected ones
 Array.__repr__ = _repr
 Array.__str__ = _str
 Array.__iter__ = _iter
 Array.tolist = _tolist
+_numpy_protocols.install()
 for _name in ("sum", "prod", "mean", "min", "max", "any", "all", "var", "std", "argmin",
               "argmax", "cumsum", "cumprod", "argsort", "clip", "round", "conj", "nonzero"):
     setattr(Array, _name, _method(globals()[_name]))

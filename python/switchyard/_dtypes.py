@@ -85,8 +85,15 @@ def _promote_with_scalar(t: DType, value) -> DType:
     return complex64 if t is float32 else complex128
 
 
+def _dtype_of(dtype_or_array) -> DType:
+    """A dtype, or an array's (a DType has a NumPy `dtype` too: see _numpy_protocols)."""
+    if isinstance(dtype_or_array, DType) or not hasattr(dtype_or_array, "dtype"):
+        return dtype_or_array
+    return dtype_or_array.dtype
+
+
 def can_cast(from_, to: DType, /) -> bool:
-    source = from_.dtype if hasattr(from_, "dtype") else from_
+    source = _dtype_of(from_)
     return _np.can_cast(_numpy_dtype(source), _numpy_dtype(to), casting="safe")
 
 
@@ -104,7 +111,7 @@ class finfo:  # noqa: N801 - the array API's name
     """Machine limits of a floating dtype (as numpy.finfo)."""
 
     def __init__(self, dtype):
-        t = dtype.dtype if hasattr(dtype, "dtype") else dtype
+        t = _dtype_of(dtype)
         info = _np.finfo(_numpy_dtype(t))
         self.bits = info.bits
         self.eps = float(info.eps)
@@ -118,7 +125,7 @@ class iinfo:  # noqa: N801
     """Limits of an integer dtype (as numpy.iinfo)."""
 
     def __init__(self, dtype):
-        t = dtype.dtype if hasattr(dtype, "dtype") else dtype
+        t = _dtype_of(dtype)
         info = _np.iinfo(_numpy_dtype(t))
         self.bits = info.bits
         self.max = int(info.max)
