@@ -158,6 +158,7 @@ def install():
     Array.__reduce__ = _reduce
     Array.__array_priority__ = 1.0  # above NumPy's 0: code picking one of the two picks this
     DType.dtype = property(lambda t: _np.dtype(t.name))
-    DType.__eq__, DType.__ne__ = _dtype_equal, _dtype_not_equal  # hashing stays the enum's
+    DType.__eq__, DType.__ne__ = _dtype_equal, _dtype_not_equal
+    DType.__hash__ = lambda t: hash(_np.dtype(t.name))  # equal to NumPy's, so hashed as it
     for attribute in ("kind", "char", "type"):  # what code holding a dtype as NumPy's reads
         setattr(DType, attribute, property(lambda t, a=attribute: getattr(_np.dtype(t.name), a)))
