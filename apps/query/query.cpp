@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "checks.hpp"
+
 namespace switchyard::apps::query {
 namespace {
 
@@ -16,22 +18,7 @@ namespace q = switchyard::pipeline;
 void check(const Events& e, const Query& query) {
   if (!e.values || !e.weights)
     throw ValueError("query run: events values and weights must not be null");
-  if (e.values.ndim() != 1)
-    throw ShapeError("query run: values must be 1-D, given shape " + to_string(e.values.shape()));
-  if (e.weights.shape() != e.values.shape())
-    throw ShapeError("query run: weights must have the shape of values " +
-                     to_string(e.values.shape()) + ", given " + to_string(e.weights.shape()));
-  for (const Array* a : {&e.values, &e.weights})
-    if (a->dtype() != DType::Float32 && a->dtype() != DType::Float64)
-      throw DTypeError(std::string("query run: ") + (a == &e.values ? "values" : "weights") +
-                       " must be float32 or float64, given " + std::string(name(a->dtype())));
-  if (!std::isfinite(query.threshold))
-    throw ValueError("query run: threshold must be finite, given " +
-                     std::to_string(query.threshold));
-  if (!std::isfinite(query.scale))
-    throw ValueError("query run: scale must be finite, given " + std::to_string(query.scale));
-  if (query.top_k < 0)
-    throw ValueError("query run: top_k must be >= 0, given " + std::to_string(query.top_k));
+  check_run(e.values.shape(), e.values.dtype(), e.weights.shape(), e.weights.dtype(), query);
 }
 
 // The kept events' revenues, over `values` and the matching `weights` (both the events' arrays,
