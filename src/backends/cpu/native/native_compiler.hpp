@@ -12,20 +12,6 @@
 
 namespace switchyard::cpu::native {
 
-// A library built with AddressSanitizer instruments the code it generates too, so that the
-// sanitized test suite checks every read and write of generated kernels. The compiler is then
-// clang, whose instrumented shared objects call the runtime the library's clang-built programs
-// carry (gcc's would load a second, incompatible ASan runtime).
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-inline constexpr bool kSanitizedCode = true;
-#else
-inline constexpr bool kSanitizedCode = false;
-#endif
-#else
-inline constexpr bool kSanitizedCode = false;
-#endif
-
 class Compiler {
  public:
   // Finds the compiler ($SWITCHYARD_CC, else `cc`, or `clang` in a build with AddressSanitizer)

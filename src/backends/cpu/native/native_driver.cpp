@@ -14,7 +14,6 @@
 #include <map>
 #include <new>
 
-#include "backends/cpu/native/native_compiler.hpp"
 #include "core/host_info.hpp"
 #include "switchyard/error.hpp"
 
@@ -108,10 +107,7 @@ std::unique_ptr<Module> Driver::load(std::span<const std::byte> binary,
               static_cast<std::streamsize>(binary.size()));
     if (!out) return nullptr;
   }
-  // Instrumented code stays mapped when unloaded: LeakSanitizer's exit check crashed ("Tracer
-  // caught signal 11") in a process that had unloaded one.
-  void* handle =
-      ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | (kSanitizedCode ? RTLD_NODELETE : 0));
+  void* handle = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   std::error_code ignored;
   std::filesystem::remove(path, ignored);
   if (!handle) return nullptr;
