@@ -119,31 +119,16 @@ std::string march() {
   return "-march=native";
 }
 
-// A library built with AddressSanitizer instruments the code it generates too, so that the
-// sanitized test suite checks every read and write of generated kernels. The compiler is then
-// clang, whose instrumented shared objects call the runtime the library's clang-built programs
-// carry (gcc's would load a second, incompatible ASan runtime).
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
 }  // namespace
 
 Compiler::Compiler() {
   const char* configured = env_value("SWITCHYARD_CC");
-  command_ = configured ? configured : kAddressSanitizer ? "clang" : "cc";
+  command_ = configured ? configured : "cc";
   // -ffp-contract=off: no fused multiply-adds the program did not ask for, so results round as
   // NumPy's do; -fno-math-errno lets math calls vectorise; C's math is otherwise untouched.
   flags_ = {"-std=c11", "-O3",           march(),           "-fPIC",
             "-shared",  "-fopenmp-simd", "-fno-math-errno", "-ffp-contract=off",
             "-w"};
-  if (kAddressSanitizer) flags_.push_back("-fsanitize=address");
   try {
     ScratchDirectory dir;
     const int status = run({command_, "--version"}, dir.path() / "version.txt");

@@ -14,9 +14,8 @@ namespace switchyard::cpu::native {
 
 class Compiler {
  public:
-  // Finds the compiler ($SWITCHYARD_CC, else `cc`, or `clang` in a build with AddressSanitizer)
-  // and the vector math it can call. Never throws: a missing or broken compiler makes the
-  // compiler unavailable, with the reason.
+  // Finds the compiler ($SWITCHYARD_CC, else `cc`) and the vector math it can call. Never
+  // throws: a missing or broken compiler makes the compiler unavailable, with the reason.
   Compiler();
 
   bool available() const { return reason_.empty(); }
