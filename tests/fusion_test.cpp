@@ -282,13 +282,67 @@ TEST_F(Fusion, AnInputUsedFiveTimesIsLoadedOnce) {
   const auto planned = expr::plan({y.node()});
   ASSERT_EQ(planned.size(), 1u);
   EXPECT_EQ(planned[0].group.inputs.size(), 1u);
-  EXPECT_EQ(planned[0].group.kernel.inputs.size(), 1u);
+  EXPECT_EQ(planned[0].group.kernel->inputs.size(), 1u);
   const Explanation e = evaluated(y);
   ASSERT_EQ(e.kernels.size(), 1u) << e.to_string();
   EXPECT_EQ(requested(e.kernels[0]), sorted({"mul", "mul", "add", "abs", "sub", "add"}));
   std::vector<double> expected;
   for (double x : va) expected.push_back(x * x + x * 0.5 - std::abs(x) + x);
   expect_close(y, expected, false, "a * a + a * 0.5 - abs(a) + a");
+}
+
+// An op over computed arrays is planned without walking the graph (expr/eager_plan.hpp); its
+// kernel must still be the one the fusion pass defines: inputs and scalars in the order the op
+// reads them, one input per distinct view, each with its layout. Built here by hand.
+TEST_F(Fusion, AnEagerOpIsPlannedAsTheKernelItsIrDefines) {
+  const std::int64_t n = 6;
+  const Array a = host_array(random_values(n, DType::Float32, 3), {n}, DType::Float32);
+  const Array b = host_array(random_values(n, DType::Float32, 4), {n}, DType::Float32);
+  const Array one = host_array({0.5}, {1}, DType::Float32);
+  const Array m =
+      host_array(random_values(n, DType::Float32, 5), {2, 3}, DType::Float32).transpose();
+  const Array c = a > b;
+  eval(c);
+  using ir::Layout;
+  using ir::OpCode;
+  constexpr DType f32 = DType::Float32;
+  auto planned_signature = [](const Array& y) {
+    const auto planned = expr::plan({y.node()});
+    EXPECT_EQ(planned.size(), 1u);
+    EXPECT_EQ(planned[0].group.signature, planned[0].group.kernel->hash());
+    return planned[0].group.signature;
+  };
+  auto built = [](const std::function<std::int32_t(ir::KernelBuilder&)>& body) {
+    ir::KernelBuilder k;
+    k.output(body(k));
+    return k.build().hash();
+  };
+  EXPECT_EQ(planned_signature(a + b), built([](ir::KernelBuilder& k) {
+              const auto x = k.load(f32, Layout::Contiguous);
+              return k.binary(OpCode::Add, x, k.load(f32, Layout::Contiguous), f32);
+            }));
+  EXPECT_EQ(planned_signature(a * a), built([](ir::KernelBuilder& k) {
+              const auto x = k.load(f32, Layout::Contiguous);
+              return k.binary(OpCode::Mul, x, x, f32);
+            }));
+  EXPECT_EQ(planned_signature(2.0 - a), built([](ir::KernelBuilder& k) {
+              const auto s = k.scalar(f32);
+              return k.binary(OpCode::Sub, s, k.load(f32, Layout::Contiguous), f32);
+            }));
+  EXPECT_EQ(planned_signature(where(c, a, one)), built([](ir::KernelBuilder& k) {
+              const auto cond = k.load(DType::Bool, Layout::Contiguous);
+              const auto x = k.load(f32, Layout::Contiguous);
+              return k.where(cond, x, k.load(f32, Layout::Broadcast));
+            }));
+  EXPECT_EQ(planned_signature(sin(m)), built([](ir::KernelBuilder& k) {
+              return k.unary(OpCode::Sin, k.load(f32, Layout::Strided), f32);
+            }));
+  EXPECT_EQ(planned_signature(b.astype(DType::Float64)), built([](ir::KernelBuilder& k) {
+              return k.cast(k.load(f32, Layout::Contiguous), DType::Float64);
+            }));
+  // The same op over other dtypes or layouts is another kernel.
+  EXPECT_NE(planned_signature(a + b), planned_signature(a + one));
+  EXPECT_NE(planned_signature(a + b), planned_signature(a * b));
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <tuple>
 
+#include "expr/eager_plan.hpp"
+
 namespace switchyard::expr {
 
 std::string_view name(FusionStop stop) {
@@ -221,6 +223,12 @@ std::vector<NodePtr> dependencies(const std::vector<NodePtr>& roots) {
 }
 
 std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
+  if (roots.size() == 1)
+    if (auto eager = plan_eager_op(roots.front())) {
+      std::vector<PlannedKernel> planned;
+      planned.push_back(std::move(*eager));
+      return planned;
+    }
   struct Planned {
     RootSpace space;
     std::vector<NodePtr> roots;
@@ -255,7 +263,8 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
         build.builder().reduce(p.roots[i]->reduce.op, p.space.over,
                                std::max(std::popcount(p.space.axes), 1));
     }
-    out.group.kernel = build.builder().build();
+    out.group.kernel = std::make_shared<const ir::Kernel>(build.builder().build());
+    out.group.signature = out.group.kernel->hash();
     out.roots = std::move(p.roots);
     planned.push_back(std::move(out));
   }

@@ -175,8 +175,9 @@ class Plan {
           if (first_.model < 0 || s < fastest_s) first_ = c, fastest_s = s;
         }
       }
-      logf(LogLevel::Debug, "decision: {} on {} (pinned by a device scope)", label,
-           pinned.device->info().id());
+      if (log_enabled(LogLevel::Debug))  // the id is a string made on each call
+        log(LogLevel::Debug, fmt::format("decision: {} on {} (pinned by a device scope)", label,
+                                         pinned.device->info().id()));
       return;
     }
     scheduler_ = learner_ = choices.scheduler.get();
@@ -529,7 +530,7 @@ const std::shared_ptr<const std::string>& cached_label(std::uint64_t signature, 
 }  // namespace
 
 std::vector<View> realize(const Group& g) {
-  const ir::Kernel& kernel = g.kernel;
+  const ir::Kernel& kernel = *g.kernel;
   const std::size_t n_outputs = kernel.outputs.size();
   const bool in_place = !g.destinations.empty();
   std::vector<std::size_t> out_bytes(n_outputs);
@@ -556,7 +557,7 @@ std::vector<View> realize(const Group& g) {
                      std::to_string(kMaxKernelOutputs) + " outputs");
 
   scheduler::Workload w =
-      scheduler::describe(kernel, elements, bytes_read(g.inputs), total_out_bytes);
+      scheduler::describe(kernel, g.signature, elements, bytes_read(g.inputs), total_out_bytes);
   const Buffer* buffers[kMaxKernelInputs + kMaxKernelOutputs];
   std::size_t placed = 0;
   for (const View& in : g.inputs) buffers[placed++] = in.buffer.get();

@@ -47,7 +47,10 @@ inline constexpr std::size_t kMaxKernelInputs = 16, kMaxKernelOutputs = 16;
 // (broadcast where they were broadcast), scalar arguments, and each output's shape (the
 // iteration shape for elementwise outputs; the kept axes for reductions).
 struct Group {
-  ir::Kernel kernel;
+  // Shared and hashed once: an eager op's kernel is built once per thread and reused
+  // (expr/fusion.cpp).
+  std::shared_ptr<const ir::Kernel> kernel;
+  std::uint64_t signature = 0;  // kernel->hash()
   Shape shape;
   std::vector<View> inputs;
   std::vector<ScalarValue> scalars;

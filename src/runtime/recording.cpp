@@ -320,7 +320,7 @@ void Recorder::record_kernel(const Candidate& c, std::shared_ptr<Executable> exe
   step.device = c.device;
   step.parallelism = c.parallelism;
   step.executable = std::move(executable);
-  step.graph_safe = !group.kernel.has_reduction;
+  step.graph_safe = !group.kernel->has_reduction;
   step.shape = group.shape;
   step.scalars = group.scalars;
   for (const View& in : group.inputs) {

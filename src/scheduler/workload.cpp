@@ -9,10 +9,10 @@
 
 namespace switchyard::scheduler {
 
-Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t bytes_read,
-                  std::uint64_t bytes_written) {
+Workload describe(const ir::Kernel& kernel, std::uint64_t signature, std::int64_t elements,
+                  std::uint64_t bytes_read, std::uint64_t bytes_written) {
   Workload w;
-  w.signature = kernel.hash();
+  w.signature = signature;
   w.kind = kernel.has_reduction ? WorkKind::Reduction : WorkKind::Elementwise;
   w.elements = elements;
   w.bytes_read = bytes_read;

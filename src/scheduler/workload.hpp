@@ -55,8 +55,9 @@ struct Workload {
   std::uint64_t working_set_bytes() const { return bytes_read + bytes_written; }
 };
 
-Workload describe(const ir::Kernel& kernel, std::int64_t elements, std::uint64_t bytes_read,
-                  std::uint64_t bytes_written);
+// `signature`: kernel.hash(), which callers keep with the kernel rather than hash it per run.
+Workload describe(const ir::Kernel& kernel, std::uint64_t signature, std::int64_t elements,
+                  std::uint64_t bytes_read, std::uint64_t bytes_written);
 Workload describe(const LibraryOp& op, const LibraryArgs& args);
 
 // Library ops have no IR to hash: their signature is what selects the compiled routine. The
