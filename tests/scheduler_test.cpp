@@ -112,8 +112,7 @@ TEST(Workload, DescribesAnyKernelIr) {
   b.output(b.binary(OpCode::Add, p, x, DType::Float32));
   const Kernel k = b.build();
 
-  const Workload w = sched::describe(k, 1000, 8000, 4000);
-  EXPECT_EQ(w.signature, k.hash());
+  const Workload w = sched::describe(k, k.hash(), 1000, 8000, 4000);
   EXPECT_EQ(w.kind, sched::WorkKind::Elementwise);
   EXPECT_EQ(w.elements, 1000);
   EXPECT_EQ(w.working_set_bytes(), 12000u);
@@ -124,7 +123,8 @@ TEST(Workload, DescribesAnyKernelIr) {
   KernelBuilder r;
   r.output(r.unary(OpCode::Sqrt, r.load(DType::Float32, Layout::Contiguous), DType::Float32));
   r.reduce(ReduceOp::Sum, ReduceOver::All);
-  const Workload rw = sched::describe(r.build(), 1000, 4000, 4);
+  const Kernel reduction = r.build();
+  const Workload rw = sched::describe(reduction, reduction.hash(), 1000, 4000, 4);
   EXPECT_EQ(rw.kind, sched::WorkKind::Reduction);
   EXPECT_EQ(rw.arithmetic_per_element, 2);  // sqrt, and the fold
 }
@@ -514,6 +514,19 @@ TEST(History, OutliersDoNotMoveTheEstimate) {
   for (int i = 0; i < 3; ++i) h.record(key, 0.1);  // more spikes
   EXPECT_NEAR(*h.estimate(key), 1.11e-3, 0.05e-3);
   EXPECT_EQ(h.generation(), generation);  // cached decisions stay valid
+}
+
+TEST(History, TheEstimateIsTheMedianOfTheSamplesWithinThreeSigma) {
+  sched::History h;
+  const sched::HistoryKey key{7, 40, "cpu"};
+  // Median 3; deviations 2 1 0 1 97, MAD 1, 3 sigma = 3 * 1.4826: 100 goes, and the median of
+  // the four left is 2.5.
+  for (double s : {4.0, 100.0, 1.0, 3.0, 2.0}) h.record(key, s);
+  EXPECT_DOUBLE_EQ(*h.estimate(key), 2.5);
+  // Seven samples: median 4; deviations 3 2 1 0 2 96 97, MAD 2, 3 sigma 8.9: 100 and 101 go,
+  // and the median of 1 2 3 4 6 is 3.
+  for (double s : {6.0, 101.0}) h.record(key, s);
+  EXPECT_DOUBLE_EQ(*h.estimate(key), 3.0);
 }
 
 TEST(History, ConstantSamplesAndDecay) {

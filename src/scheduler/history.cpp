@@ -29,29 +29,31 @@ constexpr double kMadToSigma = 1.4826;
 // the executor makes for every kernel it runs, so it must not allocate.
 using Window = std::array<double, History::kWindow>;
 
-double median(Window v, std::size_t n) {
+// The median of the sorted values [first, first + n).
+double sorted_median(const double* first, std::size_t n) {
   const std::size_t mid = n / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.begin() + n);
-  const double upper = v[mid];
-  if (n % 2 == 1) return upper;
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
+  return n % 2 == 1 ? first[mid] : (first[mid - 1] + first[mid]) / 2;
 }
 
 // Median of the samples left after dropping those further than 3 sigma (by MAD) from the median.
 // When more than half the samples are equal, MAD is 0 and only those equal ones are kept.
-// `sigma_s` receives the samples' spread (1.4826·MAD).
+// `sigma_s` receives the samples' spread (1.4826·MAD). Two sorts of at most kWindow values: the
+// samples kept are a run of the sorted ones, whose median is read off directly.
 double robust_estimate(const std::vector<double>& samples, double& sigma_s) {
-  Window values{}, deviations{}, kept{};
+  Window values{}, deviations{};
   const std::size_t n = std::min(samples.size(), values.size());
   std::copy_n(samples.begin(), n, values.begin());
-  const double m = median(values, n);
+  std::sort(values.begin(), values.begin() + n);
+  const double m = sorted_median(values.data(), n);
   for (std::size_t i = 0; i < n; ++i) deviations[i] = std::abs(values[i] - m);
-  sigma_s = kMadToSigma * median(deviations, n);
+  std::sort(deviations.begin(), deviations.begin() + n);
+  sigma_s = kMadToSigma * sorted_median(deviations.data(), n);
   const double limit = kOutlierSigmas * sigma_s;
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (deviations[i] <= limit) kept[k++] = values[i];
-  return median(kept, k);  // never empty: at least half the samples deviate by <= MAD
+  std::size_t first = 0, last = n;
+  while (std::abs(values[first] - m) > limit) ++first;
+  while (std::abs(values[last - 1] - m) > limit) --last;
+  // never empty: at least half the samples deviate by <= MAD
+  return sorted_median(values.data() + first, last - first);
 }
 
 std::string to_hex(std::uint64_t v) {
