@@ -29,6 +29,7 @@ from mpi4py import MPI
 import switchyard as sy
 
 from .. import _switchyard
+from .._dtypes import _numpy_dtype
 from ._dist_array import DistArray, require_same_layout
 from ._layout import DEFAULT_BLOCK_ROWS, Layout, LayoutError
 from ._redistribute import gather
@@ -194,7 +195,7 @@ class DistTrainer:
         else:
             total = rows(0, layout.rows_of(rank)) if layout.rows_of(rank) else np.zeros(size)
             comm.Allreduce(MPI.IN_PLACE, total, op=MPI.SUM)
-        return self._update(total.astype(_np_dtype(self._model.dtype)))
+        return self._update(total.astype(_numpy_dtype(self._model.dtype)))
 
     def _update(self, total: np.ndarray) -> float:
         """Applies the summed gradients (rounded to the model's dtype); returns the loss."""
@@ -208,7 +209,3 @@ class DistTrainer:
         self._model.set_parameters(out[:len(parameters)])
         self._state = out[len(parameters):]
         return float(total[0])
-
-
-def _np_dtype(dtype) -> np.dtype:
-    return np.dtype(str(dtype))
