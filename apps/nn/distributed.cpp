@@ -11,15 +11,13 @@
 namespace switchyard::apps::nn {
 namespace {
 
-// A loss followed by every gradient, flattened: what crosses between ranks.
+// A loss followed by every gradient, flattened, in float64: what crosses between ranks.
 using Partial = std::vector<double>;
 
-Partial flattened(const LossAndGradients& part) {
+Array flattened(const LossAndGradients& part) {
   std::vector<Array> pieces{part.loss};
   pieces.insert(pieces.end(), part.gradients.begin(), part.gradients.end());
-  return concatenate(std::span<const Array>(pieces), std::nullopt)
-      .astype(DType::Float64)
-      .to_vector<double>();
+  return concatenate(std::span<const Array>(pieces), std::nullopt).astype(DType::Float64);
 }
 
 // The summed partial as the model's dtype, each value rounded once.
@@ -189,15 +187,19 @@ double DistTrainer::train_step(const DistBatch& batch) {
   };
   Partial sum;
   if (mode_ == dist::Summation::Reproducible) {
-    const std::int64_t first = layout.first_block(rank), block_rows = layout.block_rows();
-    const std::int64_t rows = layout.rows_of(rank);
+    const std::int64_t block_rows = layout.block_rows(), rows = layout.rows_of(rank);
+    std::vector<Array> blocks;
+    for (std::int64_t begin = 0; begin < rows; begin += block_rows)
+      blocks.push_back(partial_of_rows(begin, std::min(begin + block_rows, rows)));
+    // Together, so that the blocks' kernels queue up without waiting for each other's read.
+    eval(std::span<const Array>(blocks));
+    const std::int64_t first = layout.first_block(rank);
     sum = BlockTree(layout, comm, partial_size(model_)).sum([&](std::int64_t block) {
-      const std::int64_t begin = (block - first) * block_rows;
-      return partial_of_rows(begin, std::min(begin + block_rows, rows));
+      return blocks[static_cast<std::size_t>(block - first)].to_vector<double>();
     });
   } else {
     sum = layout.rows_of(rank) == 0 ? Partial(static_cast<std::size_t>(partial_size(model_)), 0.0)
-                                    : partial_of_rows(0, layout.rows_of(rank));
+                                    : partial_of_rows(0, layout.rows_of(rank)).to_vector<double>();
     throw_on_error(MPI_Allreduce(MPI_IN_PLACE, sum.data(), static_cast<int>(sum.size()), MPI_DOUBLE,
                                  MPI_SUM, comm.native()),
                    "MPI_Allreduce");
