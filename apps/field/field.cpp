@@ -1,4 +1,5 @@
-// The field's expression over broadcast coordinates, its argument checks, and frame().
+// The field's expression over broadcast coordinates, its argument checks, a frame's statistics
+// from its sums, and frame().
 #include "wave.hpp"
 
 #include <cmath>
@@ -13,7 +14,8 @@ void require_finite(const char* function, const char* parameter, double value) {
                      std::to_string(value));
 }
 
-// Pixel centres [first, first + count) of `total` along one axis in (low, high).
+// Pixel centres band.first, ..., band.first + band.count − 1 of the `total` along one axis in
+// (low, high), each computed as in the whole axis.
 Array centres(std::int64_t total, Rows band, double low, double high, DType dtype) {
   const double step = (high - low) / static_cast<double>(total);
   const auto first = static_cast<double>(band.first);

@@ -1,6 +1,4 @@
 // Statistics of the field: Σ f, Σ |f| and Σ f² of every frame in one fused reduction kernel.
-#include <cmath>
-#include <string>
 
 #include "wave.hpp"
 
