@@ -144,6 +144,10 @@ TEST(DistTrainingErrors, AreTypedOnEveryRank) {
                                good.labels.with_local(good.labels.local().astype(DType::Float64))};
   EXPECT_THROW(trainer.train_step(float_labels), DTypeError);
   EXPECT_THROW(trainer.train_step({good.x, distribute(data, comm, 8).labels}), dist::LayoutError);
+  const dist::Layout everywhere = dist::Layout::replicated(20, comm.size(), 4);
+  EXPECT_THROW(trainer.train_step({dist::DistArray(data.x, everywhere, comm),
+                                   dist::DistArray(data.labels, everywhere, comm)}),
+               dist::LayoutError);
   const Dataset narrow{data.x.slice(1, 0, 4), data.labels};
   EXPECT_THROW(trainer.train_step(distribute(narrow, comm, 4)), ShapeError);
   const Dataset empty{Array::zeros({0, kFeatures}, DType::Float64),

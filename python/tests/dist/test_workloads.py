@@ -178,6 +178,10 @@ def test_training_errors_are_typed_on_every_rank():
     with pytest.raises(dist.LayoutError):
         trainer.train_step(dist_nn.DistBatch(
             good.x, dist_nn.distribute(x, labels, block_rows=8).labels))
+    everywhere = dist.Layout.replicated(20, COMM.Get_size(), 4)
+    with pytest.raises(dist.LayoutError):
+        trainer.train_step(dist_nn.DistBatch(dist.DistArray(x, everywhere),
+                                             dist.DistArray(labels, everywhere)))
     with pytest.raises(sy.ShapeError):
         trainer.train_step(dist_nn.distribute(x[:, :4], labels, block_rows=4))
     with pytest.raises(sy.ValueError):
