@@ -34,6 +34,7 @@ void bind_nn(nb::module_& apps) {
            nb::arg("seed"), nb::arg("dtype"))
       .def_prop_ro("sizes", &nn::MLP::sizes)
       .def_prop_ro("dtype", &nn::MLP::dtype)
+      .def("__copy__", [](const nn::MLP& model) { return model; })
       .def_prop_ro("parameters", &nn::MLP::parameters)
       .def("set_parameters", &nn::MLP::set_parameters, nb::arg("parameters"))
       .def(

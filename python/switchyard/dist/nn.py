@@ -23,6 +23,8 @@ to run the CPU's kernels the same way: SWITCHYARD_NATIVE=off.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from mpi4py import MPI
 
@@ -57,9 +59,9 @@ def distribute(x, labels, comm=None, block_rows: int = DEFAULT_BLOCK_ROWS) -> Di
                      DistArray.distribute(labels, layout, comm))
 
 
-def _flattened(loss, gradients) -> np.ndarray:
+def _flattened(pieces) -> np.ndarray:
     """The loss followed by every gradient, flattened, in float64: what crosses between ranks."""
-    return np.concatenate([np.asarray(a, dtype=np.float64).ravel() for a in (loss, *gradients)])
+    return np.concatenate([np.asarray(a, dtype=np.float64).ravel() for a in pieces])
 
 
 class _BlockTree:
@@ -136,8 +138,7 @@ class DistTrainer:
     def __init__(self, model, optimizer, mode: Summation | str = Summation.REPRODUCIBLE):
         if optimizer is None:
             raise sy.ValueError("optimizer: expected an optimizer, given None")
-        self._model = _nn.MLP(list(model.sizes), 0, model.dtype)
-        self._model.set_parameters(list(model.parameters))
+        self._model = copy.copy(model)  # as C++'s DistTrainer, which takes the model by value
         self._optimizer = optimizer
         self._mode = Summation(mode)
         self._state = optimizer.initial_state(list(model.parameters))
@@ -177,23 +178,25 @@ class DistTrainer:
         labels = batch.labels.local
         size = 1 + sum(p.size for p in parameters)
 
-        def rows(begin: int, end: int) -> np.ndarray:
+        def rows(begin: int, end: int) -> list:
+            """The loss and gradients of this rank's rows [begin, end), as their share of the
+            batch's, lazy."""
             loss, gradients = _nn.loss_and_gradients(self._model, parameters, x[begin:end],
                                                      labels[begin:end],
                                                      (end - begin) / layout.rows)
-            return _flattened(loss, gradients)
+            return [loss, *gradients]
 
+        mine = layout.rows_of(rank)
         if self._mode is Summation.REPRODUCIBLE:
-            first, block_rows, mine = (layout.first_block(rank), layout.block_rows,
-                                       layout.rows_of(rank))
+            first, block_rows = layout.first_block(rank), layout.block_rows
 
             def block(b: int) -> np.ndarray:
                 begin = (b - first) * block_rows
-                return rows(begin, min(begin + block_rows, mine))
+                return _flattened(rows(begin, min(begin + block_rows, mine)))
 
             total = _BlockTree(layout, comm).sum(block, size)
         else:
-            total = rows(0, layout.rows_of(rank)) if layout.rows_of(rank) else np.zeros(size)
+            total = _flattened(rows(0, mine)) if mine else np.zeros(size)
             comm.Allreduce(MPI.IN_PLACE, total, op=MPI.SUM)
         return self._update(total.astype(_numpy_dtype(self._model.dtype)))
 
