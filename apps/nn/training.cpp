@@ -1,42 +1,57 @@
 #include <algorithm>
 #include <string>
 
-#include "switchyard/apps/nn.hpp"
+#include "checks.hpp"
 
 namespace switchyard::apps::nn {
 namespace {
 
 void check_batch(const MLP& model, const Array& x, const Array& labels) {
-  if (!x || x.ndim() != 2 || x.shape()[1] != model.sizes().front())
+  if (!x)
     throw ShapeError("x: expected shape (batch, " + std::to_string(model.sizes().front()) +
-                     "), given " + (x ? to_string(x.shape()) : std::string("(null)")));
-  if (!labels || labels.ndim() != 1 || labels.shape()[0] != x.shape()[0])
-    throw ShapeError("labels: expected shape (" + std::to_string(x.shape()[0]) + ",), given " +
-                     (labels ? to_string(labels.shape()) : std::string("(null)")));
+                     "), given (null)");
+  if (!labels)
+    throw ShapeError("labels: expected shape (" + std::to_string(x.shape()[0]) +
+                     ",), given (null)");
+  check_batch_shapes(model, x.shape(), labels.shape());
+}
+
+}  // namespace
+
+void check_batch_shapes(const MLP& model, const Shape& x, const Shape& labels) {
+  if (x.size() != 2 || x[1] != model.sizes().front())
+    throw ShapeError("x: expected shape (batch, " + std::to_string(model.sizes().front()) +
+                     "), given " + to_string(x));
+  if (labels.size() != 1 || labels[0] != x[0])
+    throw ShapeError("labels: expected shape (" + std::to_string(x[0]) + ",), given " +
+                     to_string(labels));
 }
 
 Array in_dtype(const Array& a, DType dtype) {
   return a.dtype() == dtype ? a : a.astype(dtype);
 }
 
-}  // namespace
+LossAndGradients loss_and_gradients(const MLP& model, std::span<const Array> parameters,
+                                    const Array& x, const Array& labels, double weight) {
+  std::vector<Var> leaves;
+  for (const Array& p : parameters) leaves.emplace_back(p, true);
+  Var loss = softmax_cross_entropy(model.forward(leaves, Var(x)), labels);
+  if (weight != 1) loss = multiply(loss, Var(Array::full({}, weight, loss.value().dtype())));
+  loss.backward();
+  LossAndGradients out{loss.value(), {}};
+  for (const Var& p : leaves) out.gradients.push_back(p.grad());
+  return out;
+}
 
 StepFunction training_step(const MLP& model, const Optimizer& optimizer) {
   // Copies: the step must not depend on the Trainer's model object, whose parameters it replaces.
   return [model, &optimizer](std::span<const Array> inputs) {
     const std::size_t count = model.parameters().size();
-    std::vector<Var> parameters;
-    for (std::size_t i = 0; i < count; ++i) parameters.emplace_back(inputs[2 + i], true);
-    const Var loss = softmax_cross_entropy(model.forward(parameters, Var(inputs[0])), inputs[1]);
-    loss.backward();
-    std::vector<Array> values, gradients;
-    for (const Var& p : parameters) {
-      values.push_back(p.value());
-      gradients.push_back(p.grad());
-    }
-    std::vector<Array> out{loss.value()};
+    const std::span<const Array> parameters = inputs.subspan(2, count);
+    const LossAndGradients step = loss_and_gradients(model, parameters, inputs[0], inputs[1]);
+    std::vector<Array> out{step.loss};
     const std::vector<Array> updated =
-        optimizer.update(values, gradients, inputs.subspan(2 + count));
+        optimizer.update(parameters, step.gradients, inputs.subspan(2 + count));
     out.insert(out.end(), updated.begin(), updated.end());
     return out;
   };

@@ -43,6 +43,16 @@ void bind_field(nb::module_& apps) {
       nb::arg("width"), nb::arg("height"), nb::arg("bounds"), nb::arg("dtype"), nb::arg("params"),
       nb::arg("t"));
   m.def(
+      "frame_rows",
+      [](std::int64_t w, std::int64_t h, const std::vector<double>& bounds, nb::handle dtype,
+         const std::vector<double>& params, double t, std::int64_t first_row, std::int64_t rows) {
+        const field::Grid g = to_grid(w, h, bounds, dtype);
+        const field::Params p = to_params(params);
+        return released([&] { return field::frame(g, p, t, first_row, rows); });
+      },
+      nb::arg("width"), nb::arg("height"), nb::arg("bounds"), nb::arg("dtype"), nb::arg("params"),
+      nb::arg("t"), nb::arg("first_row"), nb::arg("rows"));
+  m.def(
       "statistics",
       [](std::int64_t w, std::int64_t h, const std::vector<double>& bounds, nb::handle dtype,
          const std::vector<double>& params, double t) {

@@ -34,6 +34,7 @@ void bind_nn(nb::module_& apps) {
            nb::arg("seed"), nb::arg("dtype"))
       .def_prop_ro("sizes", &nn::MLP::sizes)
       .def_prop_ro("dtype", &nn::MLP::dtype)
+      .def("__copy__", [](const nn::MLP& model) { return model; })
       .def_prop_ro("parameters", &nn::MLP::parameters)
       .def("set_parameters", &nn::MLP::set_parameters, nb::arg("parameters"))
       .def(
@@ -43,7 +44,29 @@ void bind_nn(nb::module_& apps) {
           },
           nb::arg("parameters"), nb::arg("x"))
       .def("logits", &nn::MLP::logits, nb::arg("x"), nb::call_guard<GilRelease>());
-  nb::class_<nn::Optimizer>(m, "Optimizer");
+  m.def(
+      "loss_and_gradients",
+      [](const nn::MLP& model, const std::vector<Array>& parameters, const Array& x,
+         const Array& labels, double weight) {
+        nn::LossAndGradients out = nn::loss_and_gradients(model, parameters, x, labels, weight);
+        return std::make_pair(out.loss, out.gradients);
+      },
+      nb::arg("model"), nb::arg("parameters"), nb::arg("x"), nb::arg("labels"), nb::arg("weight"),
+      nb::call_guard<GilRelease>());
+  nb::class_<nn::Optimizer>(m, "Optimizer")
+      .def(
+          "initial_state",
+          [](const nn::Optimizer& o, const std::vector<Array>& parameters) {
+            return o.initial_state(parameters);
+          },
+          nb::arg("parameters"))
+      .def(
+          "update",
+          [](const nn::Optimizer& o, const std::vector<Array>& parameters,
+             const std::vector<Array>& gradients,
+             const std::vector<Array>& state) { return o.update(parameters, gradients, state); },
+          nb::arg("parameters"), nb::arg("gradients"), nb::arg("state"),
+          nb::call_guard<GilRelease>());
   nb::class_<nn::SGD, nn::Optimizer>(m, "SGD").def(nb::init<double, double>(), nb::arg("lr"),
                                                    nb::arg("momentum"));
   nb::class_<nn::Adam, nn::Optimizer>(m, "Adam").def(nb::init<double, double, double, double>(),

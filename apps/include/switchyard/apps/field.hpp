@@ -47,6 +47,10 @@ struct Stats {
 
 // The field at time t, (H, W) in grid.dtype, evaluated (for DLPack hand-over, plotting, ...).
 Array frame(const Grid& grid, const Params& params, double t);
+// Rows [first_row, first_row + rows) of that frame, (rows, W), bit for bit: a band of it, as a
+// rank of a distributed frame holds (field_dist.hpp). ValueError when they leave [0, H).
+Array frame(const Grid& grid, const Params& params, double t, std::int64_t first_row,
+            std::int64_t rows);
 
 // The statistics of frame(grid, params, t), in one pass with no frame stored.
 Stats statistics(const Grid& grid, const Params& params, double t);

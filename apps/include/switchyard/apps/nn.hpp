@@ -137,6 +137,17 @@ class Adam : public Optimizer {
 };
 
 // ---- training
+// What a training step computes before the update, lazy: the loss of a batch (x: batch ×
+// features, labels: batch integers) with the given parameters, scaled by `weight`, and its
+// gradient with respect to each parameter. A weight of rows / total makes the batch's share of
+// a larger batch's mean loss: the shares of its parts add up to the whole batch's gradient.
+struct LossAndGradients {
+  Array loss;                    // 0-d, in the model's dtype
+  std::vector<Array> gradients;  // one per parameter, in parameters()'s order
+};
+LossAndGradients loss_and_gradients(const MLP& model, std::span<const Array> parameters,
+                                    const Array& x, const Array& labels, double weight = 1);
+
 // One training step as a function of {x, labels, parameters…, optimizer state…} giving {loss,
 // new parameters…, new state…}: the shape capture() records and replays. `optimizer` must
 // outlive the function.
