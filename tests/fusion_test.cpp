@@ -234,6 +234,28 @@ TEST_F(Fusion, MoreResultsOfOneShapeThanALaunchWritesAreSplitIntoKernels) {
   }
 }
 
+// Each result reads two arrays of its own: together they read more inputs than one launch takes,
+// so the kernel is split until each part fits (before, the launch refused them all).
+TEST_F(Fusion, ResultsReadingMoreInputsThanALaunchTakesAreSplitIntoKernels) {
+  const std::int64_t n = 50;
+  const int count = 12;
+  std::vector<std::vector<double>> values;
+  std::vector<Array> inputs, results;
+  for (int k = 0; k < 2 * count; ++k) {
+    values.push_back(random_values(n, DType::Float32, 100 + k));
+    inputs.push_back(host_array(values.back(), {n}, DType::Float32));
+  }
+  for (int k = 0; k < count; ++k) results.push_back(inputs[2 * k] * inputs[2 * k + 1]);
+  const Explanation e = explain([&] { eval(results); });
+  EXPECT_GE(e.kernels.size(), 2u) << e.to_string();
+  for (int k = 0; k < count; ++k) {
+    std::vector<double> expected;
+    for (std::int64_t i = 0; i < n; ++i)
+      expected.push_back(values[2 * k][i] * values[2 * k + 1][i]);
+    expect_close(results[k], expected, false, "a_k * b_k");
+  }
+}
+
 TEST_F(Fusion, ResultsOfTwoShapesAreTwoKernels) {
   const auto va = random_values(100, DType::Float32, 43),
              vc = random_values(60, DType::Float32, 44);

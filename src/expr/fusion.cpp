@@ -251,21 +251,39 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
     it->sources.push_back(source);
   }
 
+  // Each root's graph reads at most kMaxKernelInputs inputs (node.cpp bounds it), but the roots
+  // of one kernel together may read more: such a kernel is split in halves until each fits.
   std::vector<PlannedKernel> planned;
-  for (Planned& p : kernels) {
+  for (std::size_t k = 0; k < kernels.size(); ++k) {
     PlannedKernel out;
-    out.group.shape = p.space.shape;
-    KernelBuild build(p.space, out.group);
-    for (std::size_t i = 0; i < p.roots.size(); ++i) {
-      build.builder().output(build.emit(p.sources[i], -1));
-      out.group.output_shapes.push_back(p.roots[i]->shape);
-      if (p.space.reduction)
-        build.builder().reduce(p.roots[i]->reduce.op, p.space.over,
-                               std::max(std::popcount(p.space.axes), 1));
+    out.group.shape = kernels[k].space.shape;
+    {
+      const Planned& p = kernels[k];
+      KernelBuild build(p.space, out.group);
+      for (std::size_t i = 0; i < p.roots.size(); ++i) {
+        build.builder().output(build.emit(p.sources[i], -1));
+        out.group.output_shapes.push_back(p.roots[i]->shape);
+        if (p.space.reduction)
+          build.builder().reduce(p.roots[i]->reduce.op, p.space.over,
+                                 std::max(std::popcount(p.space.axes), 1));
+      }
+      if (out.group.inputs.size() <= runtime::kMaxKernelInputs || p.roots.size() == 1) {
+        out.group.kernel = std::make_shared<const ir::Kernel>(build.builder().build());
+        out.group.signature = out.group.kernel->hash();
+      }
     }
-    out.group.kernel = std::make_shared<const ir::Kernel>(build.builder().build());
-    out.group.signature = out.group.kernel->hash();
-    out.roots = std::move(p.roots);
+    if (!out.group.kernel) {
+      Planned first = std::move(kernels[k]);
+      const auto half = static_cast<std::ptrdiff_t>(first.roots.size() / 2);
+      Planned second{first.space,
+                     {first.roots.begin() + half, first.roots.end()},
+                     {first.sources.begin() + half, first.sources.end()}};
+      first.roots.resize(half), first.sources.resize(half);
+      kernels.push_back(std::move(first));
+      kernels.push_back(std::move(second));
+      continue;
+    }
+    out.roots = std::move(kernels[k].roots);
     planned.push_back(std::move(out));
   }
   return planned;
