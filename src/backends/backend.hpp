@@ -37,12 +37,14 @@ class LaunchGraph {
 
 class Device {
  public:
-  explicit Device(DeviceInfo info) : info_(std::move(info)) {}
+  explicit Device(DeviceInfo info) : info_(std::move(info)), id_(info_.id()) {}
   virtual ~Device() = default;
   Device(const Device&) = delete;
   Device& operator=(const Device&) = delete;
 
   const DeviceInfo& info() const { return info_; }
+  // info().id(), made once: metrics name the device of every run.
+  const std::string& id() const { return id_; }
 
   // Throws OutOfMemory naming the device, the size asked and the device's limit.
   DeviceMemory allocate(std::size_t bytes);
@@ -126,6 +128,7 @@ class Device {
   virtual void do_launch_graph(LaunchGraph& graph);
 
   DeviceInfo info_;
+  std::string id_;
 };
 
 // What a backend's driver calls each kind of failure, so that injected faults

@@ -382,7 +382,7 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
       }();
       const auto end = TraceClock::now();
       const double total_s = seconds_between(start, end);
-      std::string device_id = device.info().id();
+      const std::string& device_id = device.id();
       device_health().record_success(device_id);
       double predicted_s = 0;
       if (plan.learner() && candidate->model >= 0) {
@@ -398,8 +398,8 @@ auto execute(const scheduler::Workload& w, std::span<const Buffer* const> inputs
           plan.learner()->record(w, candidate->model, t.execute_s, std::max(rest_s, t.transfer_s));
       }
       const bool explored = plan.reason() == scheduler::Reason::Exploring;
-      record_execution({std::move(device_id), w.signature, label, w.elements, t.bytes_moved,
-                        t.compile_s, t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
+      record_execution({device_id, w.signature, label, w.elements, t.bytes_moved, t.compile_s,
+                        t.transfer_s, t.execute_s, total_s, t.cache_hit, predicted_s,
                         static_cast<int>(attempts.size()), scheduler::describe(plan.reason()),
                         explored,
                         explored ? std::max(0.0, total_s - plan.best_expected_s()) : 0.0});
