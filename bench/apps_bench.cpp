@@ -14,6 +14,7 @@
 #include <functional>
 #include <vector>
 
+#include "median_time.hpp"
 #include "switchyard/apps/field.hpp"
 #include "switchyard/apps/oscillators.hpp"
 #include "switchyard/apps/query.hpp"
@@ -25,18 +26,7 @@ namespace query = switchyard::apps::query;
 
 namespace {
 
-double median_s(int rounds, const std::function<void()>& work) {
-  work();
-  std::vector<double> times;
-  for (int i = 0; i < rounds; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
+using sy::bench::median_s;
 
 // One Euler step of the MatVec form on the host, in double: the floor a step can reach on one
 // core without any runtime in the way.

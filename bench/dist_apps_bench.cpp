@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "median_time.hpp"
 #include "switchyard/apps/field_dist.hpp"
 #include "switchyard/apps/nn_dist.hpp"
 
@@ -27,18 +28,9 @@ namespace {
 
 constexpr std::int64_t kBlockRows = 64;
 
+// Each timed call starts on every rank at once.
 double median_s(const sy::dist::Communicator& comm, int rounds, const std::function<void()>& work) {
-  work();
-  std::vector<double> times;
-  for (int i = 0; i < rounds; ++i) {
-    MPI_Barrier(comm.native());
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return sy::bench::median_s(rounds, work, [&] { MPI_Barrier(comm.native()); });
 }
 
 const char* name(sy::dist::Summation mode) {
