@@ -471,10 +471,10 @@ Array power(const Array& c, Scalar s, bool scalar_first) {
   const double value = s.kind == ScalarKind::Float ? s.f : static_cast<double>(s.i);
   const Array x = Array::full(Shape{}, value, parts);
   if (scalar_first) return complex_parts::power(x, c);
-  // NumPy multiplies out integer powers below 100 in magnitude: by squaring, from 1, and a
-  // negative power is the reciprocal of that.
+  // NumPy multiplies out whole powers below 100 in magnitude (other than 0 to 3, which
+  // power_of() takes): by squaring, from 1, and a negative power is the reciprocal of that.
   const bool whole = std::nearbyint(value) == value && std::abs(value) < 100;
-  if (!whole || std::abs(value) <= 3 || value == 0) return complex_parts::power(c, x);
+  if (!whole || (value >= 0 && value <= 3)) return complex_parts::power(c, x);
   auto n = static_cast<std::int64_t>(std::abs(value));
   const Parts z = parts_of(c, parts);
   const Real r(parts);
@@ -485,9 +485,13 @@ Array power(const Array& c, Scalar s, bool scalar_first) {
     if (n == 0) break;
     p = times(p, p);
   }
-  const Array product = joined(result);
-  return value < 0 ? arithmetic(OpCode::Div, Array::full(Shape{}, 1.0, c.dtype()), product)
-                   : product;
+  Array product = joined(result);
+  if (value < 0) product = arithmetic(OpCode::Div, Array::full(Shape{}, 1.0, c.dtype()), product);
+  // 0 ** n: 0 for n > 0, NaN for n < 0.
+  const Array zero = both(z.re == 0.0, z.im == 0.0);
+  const Array fill = r(value > 0 ? 0 : kNaN);
+  return joined(
+      {switchyard::where(zero, fill, real(product)), switchyard::where(zero, fill, imag(product))});
 }
 
 // The product over `axes` of a complex array: the axes moved last and flattened to one of n,
