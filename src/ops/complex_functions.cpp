@@ -418,6 +418,15 @@ Parts times(const Parts& a, const Parts& b) {
   return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
 
+// NumPy's reciprocal (its z ** -1): 1/z scaled by the larger part.
+Parts reciprocal_of(const Parts& z) {
+  const Array &x = z.re, &y = z.im;
+  const Array by_re = abs(y) <= abs(x);
+  const Array r_re = y / x, d_re = x + y * r_re;
+  const Array r_im = x / y, d_im = x * r_im + y;
+  return {where(by_re, 1.0 / d_re, r_im / d_im), where(by_re, negative(r_re) / d_re, -1.0 / d_im)};
+}
+
 // NumPy's a ** b: 1 for b = 0; for a = 0, 0 where Re b > 0 and NaN otherwise; a, a·a and a·a·a
 // for b = 1, 2 and 3; else exp(b·log(a)).
 Parts power_of(const Parts& a, const Parts& b) {
@@ -471,6 +480,11 @@ Array power(const Array& c, Scalar s, bool scalar_first) {
   const double value = s.kind == ScalarKind::Float ? s.f : static_cast<double>(s.i);
   const Array x = Array::full(Shape{}, value, parts);
   if (scalar_first) return complex_parts::power(x, c);
+  // NumPy's fast paths for these exponents: square, sqrt and reciprocal, without power's
+  // zero-base rule.
+  if (value == 2) return arithmetic(OpCode::Mul, c, c);
+  if (value == 0.5) return function(OpCode::Sqrt, c);
+  if (value == -1) return joined(reciprocal_of({real(c), imag(c)}));
   // NumPy multiplies out whole powers below 100 in magnitude (other than 0 to 3, which
   // power_of() takes): by squaring, from 1, and a negative power is the reciprocal of that.
   const bool whole = std::nearbyint(value) == value && std::abs(value) < 100;

@@ -68,7 +68,8 @@ Array round(const Array& c);
 
 // power where an operand is complex (the other may be real, or a scalar: scalar_first is s ** c),
 // as NumPy's: z ** 0 is 1, 0 ** b is 0 for Re b > 0 and NaN otherwise, whole powers below 100
-// in magnitude are multiplied out, others are exp(b·log(a)).
+// in magnitude are multiplied out, others are exp(b·log(a)); a scalar exponent 2 is z·z, 0.5
+// sqrt(z) and -1 NumPy's reciprocal (NumPy's fast paths).
 Array power(const Array& a, const Array& b);
 Array power(const Array& c, Scalar s, bool scalar_first);
 
