@@ -146,11 +146,11 @@ Parts sqrt_of(const Parts& z) {
 // cosh(x)·u and sinh(x)·v. Past |x| = 22 both are exp(|x|)/2 to the last digit, taken as
 // exp(|x|/2) twice so that the product overflows only where it is past the largest float.
 Parts cosh_sinh_times(const Array& x, const Array& u, const Array& v) {
-  const Array small = abs(x) < 22.0;
+  const Array moderate = abs(x) < 22.0;
   const Array h = exp(abs(x) * 0.5);
   const Array half = h * 0.5;
-  return {where(small, cosh(x) * u, half * u * h),
-          where(small, sinh(x) * v, copysign(half, x) * v * h)};
+  return {where(moderate, cosh(x) * u, half * u * h),
+          where(moderate, sinh(x) * v, copysign(half, x) * v * h)};
 }
 
 Parts sinh_of(const Parts& z) {
@@ -243,11 +243,12 @@ InverseParts inverse_parts(const Array& x, const Array& y) {
   return {re, both(logical_not(tiny), b <= 0.6417), b, root, new_y};
 }
 
-// Below these magnitudes asinh(z) = z and acos(z) = π/2 − z to the last digit; above them the
-// functions are their logarithmic asymptotes.
-double small_bound(const Real& r) {
-  return std::sqrt(6 * r.eps) / 4;
+// Where both parts are below `bound` in magnitude: there asinh(z) = z, acos(z) = π/2 − z and
+// atanh(z) = z to the last digit (bound √(6ε)/4, √(6ε)/4 and √(3ε)/2).
+Array small(const Array& ax, const Array& ay, double bound) {
+  return both(ax < bound, ay < bound);
 }
+// Where either part is past 1/ε: there the inverse functions are their asymptotes.
 Array large(const Array& ax, const Array& ay) {
   const double bound = 1 / Real(ax.dtype()).eps;
   return either(ax > bound, ay > bound);
@@ -259,10 +260,10 @@ Parts asinh_of(const Parts& z) {
   const Array ax = abs(x), ay = abs(y);
   const InverseParts p = inverse_parts(ax, ay);
   const Array big = large(ax, ay);
-  const Array small = both(ax < small_bound(r), ay < small_bound(r));
-  const Array re = where(big, log_abs(ax, ay) + kLn2, where(small, ax, p.re));
+  const Array tiny = small(ax, ay, std::sqrt(6 * r.eps) / 4);
+  const Array re = where(big, log_abs(ax, ay) + kLn2, where(tiny, ax, p.re));
   const Array im = where(big, arctan2(ay, ax),
-                         where(small, ay, where(p.usable, arcsin(p.b), arctan2(p.new_y, p.root))));
+                         where(tiny, ay, where(p.usable, arcsin(p.b), arctan2(p.new_y, p.root))));
   // asinh(±inf + NaN i) = ±inf + NaN i, asinh(NaN ± inf i) = inf + NaN i (NumPy's sign),
   // asinh(NaN ± 0i) = NaN ± 0i; any other NaN part gives NaN + NaN i.
   const Array nan_part = either(isnan(x), isnan(y));
@@ -278,12 +279,12 @@ Parts acos_of(const Parts& z) {
   const InverseParts p = inverse_parts(ay, ax);
   const Array x_negative = signbit(x);
   const Array big = large(ax, ay);
-  const Array small = both(ax < small_bound(r), ay < small_bound(r));
+  const Array tiny = small(ax, ay, std::sqrt(6 * r.eps) / 4);
   const Array re_general = where(p.usable, arccos(where(x_negative, negative(p.b), p.b)),
                                  arctan2(p.root, where(x_negative, negative(p.new_y), p.new_y)));
-  Array re = where(big, abs(arctan2(y, x)), where(small, kHalfPi - x, re_general));
+  Array re = where(big, abs(arctan2(y, x)), where(tiny, kHalfPi - x, re_general));
   const Array im_size = where(big, log_abs(x, y) + kLn2, p.re);
-  Array im = where(small, negative(y), where(signbit(y), im_size, negative(im_size)));
+  Array im = where(tiny, negative(y), where(signbit(y), im_size, negative(im_size)));
   // acos(1 ± 0i) = 0 ∓ 0i exactly.
   const Array one = both(x == 1.0, y == 0.0);
   re = where(one, r(0), re);
@@ -326,10 +327,9 @@ Parts atanh_of(const Parts& z) {
             where(ay < r.eps, arctan2(ay * 2.0, d), arctan2(ay * 2.0, d - ay * ay))) *
       0.5;
   const Array big = large(ax, ay);
-  const double small_bound = std::sqrt(3 * r.eps) / 2;
-  const Array small = both(ax < small_bound, ay < small_bound);
-  const Array re_size = where(big, real_of_reciprocal(ax, ay), where(small, ax, re_general));
-  const Array im_size = where(big, r(kHalfPi), where(small, ay, im_general));
+  const Array tiny = small(ax, ay, std::sqrt(3 * r.eps) / 2);
+  const Array re_size = where(big, real_of_reciprocal(ax, ay), where(tiny, ax, re_general));
+  const Array im_size = where(big, r(kHalfPi), where(tiny, ay, im_general));
   Array re = copysign(re_size, x), im = copysign(im_size, y);
   // atanh(±inf + NaN i) = ±0 + NaN i, atanh(NaN ± inf i) = +0 ± π/2 i (NumPy's sign); any other
   // NaN part gives NaN + NaN i.
