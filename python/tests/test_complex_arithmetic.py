@@ -100,6 +100,21 @@ def test_sum_mean_var_and_std(on_device, rng, dtype, axis):
         np.testing.assert_allclose(got, want, rtol=8 * count * np.finfo(dtype).eps)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_cumulative_sum(on_device, rng, dtype, axis):
+    x = complex_values(rng, (6, 9), dtype)
+    for include_initial in (False, True):
+        got = np.asarray(sy.cumulative_sum(sy.asarray(x), axis=axis,
+                                           include_initial=include_initial))
+        want = np.cumulative_sum(x, axis=axis, include_initial=include_initial)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        for part in (np.real, np.imag):
+            # Each running sum is within the bound of a sum of all the terms before it.
+            bound = sum_bound(part(x), axis=axis, keepdims=True)
+            assert np.all(np.abs(part(got) - part(want)) <= 2 * bound)
+
+
 def test_what_complex_arrays_do_not_take_is_a_dtype_error_naming_what_works():
     a = sy.asarray(np.array([1 + 2j], np.complex64))
     for f in (lambda: sy.floor(a), lambda: a < a, lambda: sy.min(a), lambda: sy.max(a)):
