@@ -8,9 +8,10 @@
 // scales by the divisor's larger part as NumPy's, and infinities, NaNs, signed zeros and the
 // branch cuts are C99 Annex G's (the standard's special cases), as NumPy gives them. astype()
 // converts to and from complex as NumPy does (complex to real keeps the real part), and the fft
-// functions (fft.hpp) produce them; scan() takes them for sums (algorithms.hpp). Comparisons by
-// order, floor, ceil, trunc, the other reductions (min, max, ...) and other scans of a complex
-// array are a DTypeError: apply them to real(a) and imag(a).
+// functions (fft.hpp) produce them; scan() takes them for sums and products (algorithms.hpp).
+// Comparisons by order, floor, ceil, trunc, the other reductions (min, max, ...) and scans
+// (cumulative min and max) of a complex array are a DTypeError: apply them to real(a) and
+// imag(a).
 #pragma once
 
 #include "switchyard/array.hpp"

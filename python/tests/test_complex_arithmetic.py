@@ -102,6 +102,26 @@ def test_sum_mean_var_and_std(on_device, rng, dtype, axis):
 
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
 @pytest.mark.parametrize("axis", [0, 1])
+def test_cumulative_prod(on_device, rng, dtype, axis):
+    x = complex_values(rng, (6, 9), dtype) / 3
+    for include_initial in (False, True):
+        got = np.asarray(sy.cumulative_prod(sy.asarray(x), axis=axis,
+                                            include_initial=include_initial))
+        want = np.cumulative_prod(x, axis=axis, include_initial=include_initial)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        # The running product of k factors: within k complex multiplications' roundings
+        # (a few each) of the product of their magnitudes, in any order.
+        magnitude = np.cumulative_prod(np.abs(x).astype(np.float64), axis=axis,
+                                       include_initial=include_initial)
+        k = np.cumulative_sum(np.ones(x.shape), axis=axis, include_initial=include_initial)
+        bound = 4 * (k + 1) * np.finfo(dtype).eps * magnitude
+        assert np.all(np.abs(got.astype(np.complex128) - want) <= bound)
+    one = np.asarray(sy.cumulative_prod(sy.asarray(x[:1]), axis=0))
+    np.testing.assert_array_equal(one, x[:1])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("axis", [0, 1])
 def test_cumulative_sum(on_device, rng, dtype, axis):
     x = complex_values(rng, (6, 9), dtype)
     for include_initial in (False, True):

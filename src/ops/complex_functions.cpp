@@ -546,5 +546,27 @@ Array prod(const Array& c, std::span<const int> axes, bool keepdims) {
   return t.reshape(result_shape);
 }
 
+Array cumulative_prod(const Array& c, int axis, bool exclusive) {
+  std::vector<int> order, inverse(c.ndim());
+  for (int i = 0; i < c.ndim(); ++i)
+    if (i != axis) order.push_back(i);
+  order.push_back(axis);
+  for (int i = 0; i < c.ndim(); ++i) inverse[order[i]] = i;
+  Array t = c.permute(std::span<const int>(order));
+  const int last = t.ndim() - 1;
+  const std::int64_t n = t.shape()[last];
+  if (exclusive && n > 0) {
+    Shape one = t.shape();
+    one[last] = 1;
+    t = concatenate({Array::ones(one, c.dtype()), t.slice(last, 0, n - 1, 1)}, last);
+  }
+  for (std::int64_t k = 1; k < n; k *= 2)
+    t = concatenate({t.slice(last, 0, k, 1),
+                     arithmetic(OpCode::Mul, t.slice(last, k, n, 1), t.slice(last, 0, n - k, 1))},
+                    last);
+  const bool computed = n > 1 || (exclusive && n > 0);  // else t is a view of c
+  return (computed ? t : t.copy()).permute(std::span<const int>(inverse));
+}
+
 }  // namespace complex_parts
 }  // namespace switchyard

@@ -77,4 +77,8 @@ Array power(const Array& c, Scalar s, bool scalar_first);
 // halves per step, log2(n) steps.
 Array prod(const Array& c, std::span<const int> axes, bool keepdims);
 
+// The running products of a complex array along `axis` (in [0, ndim)), exclusive or not: in
+// log2(n) steps, each multiplying every element by the one 2^k before it (Hillis and Steele).
+Array cumulative_prod(const Array& c, int axis, bool exclusive);
+
 }  // namespace switchyard::complex_parts
