@@ -19,6 +19,17 @@ namespace {
 
 using C128 = std::complex<double>;
 
+// tanh as C's, but tanh(±inf + iy) = ±1 + 0i with the sign of y, the array API standard's
+// (C's has the sign of sin(2y)); tan(z) is rev(tanh(rev(z))), rev(x + iy) = y + ix.
+C128 standard_tanh(const C128& z) {
+  C128 w = std::tanh(z);
+  if (std::isinf(z.real()) && std::isfinite(z.imag())) w.imag(std::copysign(0.0, z.imag()));
+  return w;
+}
+C128 reversed(const C128& z) {
+  return {z.imag(), z.real()};
+}
+
 struct Function {
   const char* name;
   Array (*ours)(const Array&);
@@ -33,10 +44,10 @@ const Function kFunctions[] = {
     {"sqrt", sqrt, [](const C128& z) { return std::sqrt(z); }, 8},
     {"sin", sin, [](const C128& z) { return std::sin(z); }, 8},
     {"cos", cos, [](const C128& z) { return std::cos(z); }, 8},
-    {"tan", tan, [](const C128& z) { return std::tan(z); }, 16},
+    {"tan", tan, [](const C128& z) { return reversed(standard_tanh(reversed(z))); }, 16},
     {"sinh", sinh, [](const C128& z) { return std::sinh(z); }, 8},
     {"cosh", cosh, [](const C128& z) { return std::cosh(z); }, 8},
-    {"tanh", tanh, [](const C128& z) { return std::tanh(z); }, 16},
+    {"tanh", tanh, [](const C128& z) { return standard_tanh(z); }, 16},
     {"arcsin", arcsin, [](const C128& z) { return std::asin(z); }, 16},
     {"arccos", arccos, [](const C128& z) { return std::acos(z); }, 16},
     {"arctan", arctan, [](const C128& z) { return std::atan(z); }, 16},

@@ -74,8 +74,9 @@ def log1p_reference(z):
 
 def expm1_reference(z):
     """NumPy's expm1, but where a part is infinite or NaN exp(z) - 1 (the standard's special
-    values, where NumPy's formula gives NaN for expm1(inf + 0j)), and a real z's result real
-    (NumPy's exp(x)·sin(0) is NaN where exp(x) overflows)."""
+    values, where NumPy's formula gives NaN for expm1(inf + 0j)), a real z's result real
+    (NumPy's exp(x)·sin(0) is NaN where exp(x) overflows) and expm1(-0 + 0j) the standard's
+    +0 + 0j."""
     w = z.astype(np.complex128)
     special = ~(np.isfinite(w.real) & np.isfinite(w.imag))
     e = np.exp(w)
@@ -83,6 +84,7 @@ def expm1_reference(z):
     shifted.real, shifted.imag = e.real - 1, e.imag
     out = np.expm1(w)
     out.imag = np.where(w.imag == 0, w.imag, out.imag)
+    out.real = np.where((w.real == 0) & (w.imag == 0), 0.0, out.real)  # the standard's +0
     return np.where(special, shifted, out)
 
 
@@ -97,6 +99,14 @@ def reference(name, z):
             exact = expm1_reference(z)
         else:
             exact = getattr(np, name)(z.astype(np.complex128))
+        # The standard's tanh(±inf + iy) = ±1 + 0i has the sign of y; C's (NumPy's) that of
+        # sin(2y). tan(z) = -i·tanh(iz) likewise.
+        if name in ("tanh", "tan"):
+            w = z.astype(np.complex128)
+            x, y = (w.real, w.imag) if name == "tanh" else (w.imag, w.real)
+            zero = np.where(np.isinf(x) & np.isfinite(y), np.copysign(0.0, y), np.nan)
+            part = exact.imag if name == "tanh" else exact.real
+            part[~np.isnan(zero)] = zero[~np.isnan(zero)]
         want = exact.astype(z.dtype)
         smallest = np.nextafter(np.finfo(z.dtype).dtype.type(0), 1)
         for part, exact_part in ((want.real, exact.real), (want.imag, exact.imag)):

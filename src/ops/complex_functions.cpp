@@ -85,7 +85,10 @@ Parts expm1_of(const Parts& z) {
   const Array s = sin(y * 0.5);
   const Parts e = exp_of(z);
   const Array special = either(nonfinite(x), nonfinite(y));
-  const Array re = where(special, e.re - 1.0, expm1(x) * cos(y) - s * s * 2.0);
+  // expm1(±0 ± 0i) = +0 ± 0i, the standard's zero (NumPy's form gives −0 for −0 + 0i).
+  const Array zero = both(x == 0.0, y == 0.0);
+  const Array re =
+      where(special, e.re - 1.0, where(zero, Real(x.dtype())(0), expm1(x) * cos(y) - s * s * 2.0));
   const Array im = where(either(special, y == 0.0), e.im, exp(x) * sin(y));
   return {re, im};
 }
@@ -188,7 +191,9 @@ Parts tanh_of(const Parts& z) {
   const Array d = beta * s * s + 1.0;
   const Array e = exp(negative(ax));
   const Array big = ax >= 22.0;
-  const Array big_im = where(isfinite(y), sin(y) * cos(y) * 4.0 * e * e, copysign(0.0, y));
+  // tanh(±inf + iy) = ±1 + 0i with the sign of y (the standard's; C's has the sign of sin(2y)).
+  const Array big_im =
+      where(both(isfinite(x), isfinite(y)), sin(y) * cos(y) * 4.0 * e * e, copysign(0.0, y));
   Array re = where(big, copysign(1.0, x), beta * sqrt(s * s + 1.0) * s / d);
   Array im = where(big, big_im, t / d);
   // A finite x with an infinite or NaN y: NaN, but for the real zero of tanh(±0 + iy); a NaN x:
