@@ -135,6 +135,33 @@ def test_cumulative_sum(on_device, rng, dtype, axis):
             assert np.all(np.abs(part(got) - part(want)) <= 2 * bound)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_in_place_operators_and_weak_complex_scalars(on_device, rng, dtype):
+    x, y = complex_values(rng, (4, 3), dtype), complex_values(rng, (3,), dtype)
+    a = sy.asarray(x)
+    same = a
+    a += sy.asarray(y)
+    a *= 1.5j
+    a -= 2
+    a /= sy.asarray(y)
+    want = x.copy()
+    want += y
+    want *= 1.5j
+    want -= 2
+    want /= y
+    assert a is same and np.asarray(a).dtype == want.dtype
+    np.testing.assert_allclose(np.asarray(a), want, rtol=64 * np.finfo(dtype).eps)
+    # A Python complex is weak, as in NumPy 2: it keeps complex64 and float32 at 64 bits.
+    parts = np.finfo(dtype).dtype
+    for got, expected in [(sy.asarray(x) * 1j, x * 1j), (2j / sy.asarray(x), 2j / x),
+                          (sy.multiply(sy.asarray(x), 1j), np.multiply(x, 1j)),
+                          (sy.asarray(x.real.astype(parts)) + 1j, x.real.astype(parts) + 1j)]:
+        assert np.asarray(got).dtype == expected.dtype
+    r = sy.asarray(np.ones(3))
+    with pytest.raises(sy.DTypeError, match="same_kind"):
+        r += 1j
+
+
 def test_what_complex_arrays_do_not_take_is_a_dtype_error_naming_what_works():
     a = sy.asarray(np.array([1 + 2j], np.complex64))
     for f in (lambda: sy.floor(a), lambda: a < a, lambda: sy.min(a), lambda: sy.max(a)):
