@@ -162,6 +162,18 @@ def test_in_place_operators_and_weak_complex_scalars(on_device, rng, dtype):
         r += 1j
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_matrix_norms_count_magnitudes(on_device, rng, dtype):
+    x = complex_values(rng, (3, 4, 5), dtype)
+    for ord in ("fro", 1, -1, np.inf, -np.inf):
+        got = np.asarray(sy.linalg.matrix_norm(sy.asarray(x), ord=ord))
+        want = np.linalg.matrix_norm(x, ord=ord)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=32 * np.finfo(dtype).eps)
+    with pytest.raises(sy.DTypeError, match="complex"):
+        sy.linalg.matrix_norm(sy.asarray(x), ord=2)
+
+
 def test_what_complex_arrays_do_not_take_is_a_dtype_error_naming_what_works():
     a = sy.asarray(np.array([1 + 2j], np.complex64))
     for f in (lambda: sy.floor(a), lambda: a < a, lambda: sy.min(a), lambda: sy.max(a)):
