@@ -172,16 +172,17 @@ TEST(ComplexArray, ArithmeticComparisonsWhereAndSums) {
 
 TEST(ComplexArray, OtherOperationsAreDTypeErrorsNamingWhatWorks) {
   const Array a = Array::from_vector(std::vector<C64>{{1, 2}});
-  EXPECT_THROW(sin(a), DTypeError);
-  EXPECT_THROW(prod(a), DTypeError);
+  EXPECT_THROW(floor(a), DTypeError);
+  EXPECT_THROW(max(a), DTypeError);
   EXPECT_THROW(a < a, DTypeError);
   EXPECT_THROW(complex_from(a, a), DTypeError);
   try {
-    exp(a);
-    ADD_FAILURE() << "exp of a complex array did not throw";
+    min(a);
+    ADD_FAILURE() << "min of a complex array did not throw";
   } catch (const DTypeError& e) {
     EXPECT_NE(std::string(e.what()).find("add, subtract, multiply, divide"), std::string::npos)
         << e.what();
+    EXPECT_NE(std::string(e.what()).find("arccosh"), std::string::npos) << e.what();
   }
 }
 

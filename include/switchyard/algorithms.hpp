@@ -17,6 +17,7 @@ enum class Accumulate : std::uint8_t { Sum, Prod, Min, Max };
 // NumPy's cumsum/cumprod (and minimum/maximum.accumulate): along `axis`, or over the flattened
 // array when absent; bool and int32 sums/products give int64 (NumPy on Linux). Exclusive: element
 // i folds the elements before it, starting from the fold's identity. Min and max propagate NaN.
+// Complex arrays take Sum (each part summed) and Prod.
 Array scan(const Array& a, Accumulate op, std::optional<int> axis = std::nullopt,
            bool exclusive = false);
 Array cumsum(const Array& a, std::optional<int> axis = std::nullopt);

@@ -1,13 +1,17 @@
 // Complex arrays (complex64, complex128). Their elements are (re, im) pairs of float32 or float64
 // in one storage; elementwise kernels take real dtypes only, so complex arrays are computed
 // through views of their parts, each operation one fused kernel on every device. Besides these,
-// add, subtract, multiply, divide, negative, equal, not_equal, where, sum, mean, var, stddev
-// and abs (ops.hpp) take complex operands with NumPy 2's results: a real operand is x + 0i,
-// division scales by the divisor's larger part as NumPy's, infinities and NaNs propagate as
-// NumPy's do. astype() converts to and from complex as NumPy does (complex to real keeps the
-// real part), and the fft functions (fft.hpp) produce them. Other elementwise functions,
-// comparisons by order and reductions (prod, min, max, ...) of a complex array are a DTypeError:
-// apply them to real(a) and imag(a).
+// add, subtract, multiply, divide, power, negative, equal, not_equal, where, sum, prod, mean,
+// var, stddev, any, all, abs, sign, round, isnan, isinf, isfinite and the elementwise functions
+// exp, expm1, log, log1p, log2, log10, sqrt, sin, cos, tan, sinh, cosh, tanh and their inverses
+// (ops.hpp) take complex operands with NumPy 2's results: a real operand is x + 0i, division
+// scales by the divisor's larger part as NumPy's, and infinities, NaNs, signed zeros and the
+// branch cuts are C99 Annex G's (the standard's special cases), as NumPy gives them. astype()
+// converts to and from complex as NumPy does (complex to real keeps the real part), and the fft
+// functions (fft.hpp) produce them; scan() takes them for sums and products (algorithms.hpp).
+// Comparisons by order, floor, ceil, trunc, the other reductions (min, max, ...) and scans
+// (cumulative min and max) of a complex array are a DTypeError: apply them to real(a) and
+// imag(a).
 #pragma once
 
 #include "switchyard/array.hpp"

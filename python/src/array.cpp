@@ -16,7 +16,7 @@ nb::object binary(const BinaryOp& op, const Array& a, nb::handle other, bool ref
   }
   Operand b;
   try {
-    b = to_operand(other);
+    b = to_operand(other, a);
   } catch (const nb::python_error& e) {
     if (!e.matches(PyExc_TypeError)) throw;
     return nb::borrow(Py_NotImplemented);
@@ -27,7 +27,7 @@ nb::object binary(const BinaryOp& op, const Array& a, nb::handle other, bool ref
 // a op= other: the result is written into a's storage (NumPy's same_kind rule, shape kept).
 nb::object in_place(const BinaryOp& op, nb::handle self, nb::handle other) {
   const Array& a = nb::cast<const Array&>(self);
-  Array result = apply(op, a, to_operand(other));
+  Array result = apply(op, a, to_operand(other, a));
   GilRelease release;
   detail::update(a, std::move(result), op.name);
   return nb::borrow(self);

@@ -68,6 +68,16 @@ Operand to_operand(nb::handle h) {
   return nb::cast<Array>(asarray()(h));
 }
 
+Operand to_operand(nb::handle h, const Operand& other) {
+  const Array* beside = std::get_if<Array>(&other);
+  if (!beside || !PyComplex_Check(h.ptr())) return to_operand(h);
+  const DType t = beside->dtype();
+  const DType parts =
+      t == DType::Float32 || t == DType::Complex64 ? DType::Float32 : DType::Float64;
+  const Py_complex c = PyComplex_AsCComplex(h.ptr());
+  return complex_from(Array::full(Shape{}, c.real, parts), Array::full(Shape{}, c.imag, parts));
+}
+
 Array to_array(nb::handle h) {
   if (nb::isinstance<Array>(h)) return nb::cast<Array>(h);
   return nb::cast<Array>(asarray()(h));

@@ -24,6 +24,9 @@ std::optional<Scalar> to_scalar(nb::handle h);
 // through switchyard.asarray (NumPy arrays and DLPack producers without a copy).
 using Operand = std::variant<Array, Scalar>;
 Operand to_operand(nb::handle h);
+// The same beside `other`, where a Python complex is weak as NumPy 2's: complex64 beside float32
+// and complex64 arrays, complex128 beside any other.
+Operand to_operand(nb::handle h, const Operand& other);
 // An array operand: Python scalars become 0-d arrays of their default dtype.
 Array to_array(nb::handle h);
 

@@ -63,7 +63,12 @@ void bind_elementwise(nb::module_& m) {
   for (const BinaryOp& op : binary_ops())
     m.def(
         op.name,
-        [&op](nb::handle a, nb::handle b) { return apply(op, to_operand(a), to_operand(b)); },
+        [&op](nb::handle a, nb::handle b) {
+          Operand x = to_operand(a);
+          const Operand y = to_operand(b, x);
+          if (PyComplex_Check(a.ptr())) x = to_operand(a, y);
+          return apply(op, x, y);
+        },
         nb::arg("x1"), nb::arg("x2"));
   for (const UnaryOp& op : unary_ops())
     m.def(

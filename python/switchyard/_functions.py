@@ -393,9 +393,12 @@ def diff(x, /, *, axis=-1, n=1, prepend=None, append=None) -> Array:
 
 def reciprocal(x, /) -> Array:
     """1/x in x's dtype. Integers as NumPy's: 1 and -1 are their own reciprocals, 0 gives the
-    dtype's minimum (C's division by zero as NumPy leaves it), every other integer 0."""
+    dtype's minimum (C's division by zero as NumPy leaves it), every other integer 0. Complex
+    numbers as NumPy's reciprocal, x ** -1 (whose zeros' signs differ from 1 / x's)."""
     x = asarray(x)
-    if _dtypes.isdtype(x.dtype, ("real floating", "complex floating")):
+    if _dtypes.isdtype(x.dtype, "complex floating"):
+        return x ** -1
+    if _dtypes.isdtype(x.dtype, "real floating"):
         return 1 / x
     if x.dtype == _dtypes.bool:
         raise TypeError("reciprocal of a bool array: expected a numeric array")

@@ -8,7 +8,7 @@ from typing import NamedTuple
 
 from . import _switchyard as _sy
 from ._creation import asarray
-from ._dtypes import finfo, float32, float64
+from ._dtypes import complex64, complex128, finfo, float32, float64
 from ._functions import _axes, _axis, broadcast_arrays, sum as _sum, tensordot, vecdot, where
 
 __all__ = ["matmul", "matrix_transpose", "vecdot", "tensordot", "outer", "vector_norm",
@@ -114,10 +114,18 @@ def pinv(x, /, *, rtol=None):
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):  # noqa: A002
-    x = _float(x)
+    x = asarray(x)
     if x.ndim < 2:
         raise ValueError(f"matrix_norm: expected an array of at least two dimensions, given "
                          f"shape {x.shape}")
+    # Complex entries count by their magnitudes, which the singular values do not take.
+    if x.dtype in (complex64, complex128):
+        if ord in ("nuc", 2, -2):
+            raise _sy.DTypeError(f"matrix_norm of a {x.dtype} array with ord={ord!r}: expected a "
+                                 "real array (singular values of complex matrices are not "
+                                 "computed); ord 'fro', 1, -1, inf and -inf take complex arrays")
+        x = _sy.abs(x)
+    x = _float(x)
     inf = float("inf")
     if ord == "fro":
         out = _sy.sqrt(_sum(x * x, axis=(-2, -1)))

@@ -134,3 +134,34 @@ def assert_matches(got, expected, rtol=None, atol=0.0):
         np.testing.assert_allclose(got_np, expected, rtol=rtol, atol=atol, equal_nan=True)
     else:
         np.testing.assert_array_equal(got_np, expected)
+
+
+# ---- complex values: finite ones, and those whose parts are the special values
+
+SPECIAL = [0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan]
+
+
+def complex_values(rng, shape, dtype):
+    parts = np.finfo(dtype).dtype
+    return (rng.standard_normal(shape) * 3).astype(parts) + 1j * (
+        rng.standard_normal(shape) * 3).astype(parts)
+
+
+def specials(dtype, values=SPECIAL):
+    """The complex values whose parts are the special values (49 of them), built part by part
+    (a Python expression like inf * 1j would already make a NaN real part)."""
+    re, im = np.meshgrid(values, values)
+    z = np.empty(re.size, dtype)
+    z.real, z.imag = re.ravel(), im.ravel()
+    return z
+
+
+def assert_same_specials(got, expected):
+    """Where NumPy gives a NaN, infinity or zero part, the same (zeros by sign too)."""
+    for part in (np.real, np.imag):
+        g, e = part(got), part(expected)
+        np.testing.assert_array_equal(np.isnan(g), np.isnan(e))
+        finite = ~np.isnan(e)
+        np.testing.assert_array_equal(g[finite & np.isinf(e)], e[finite & np.isinf(e)])
+        zero = e == 0
+        np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(e[zero]))

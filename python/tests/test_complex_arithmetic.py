@@ -4,37 +4,9 @@ x + 0i, so inf·2 has a NaN imaginary part)."""
 
 import numpy as np
 import pytest
-from conftest import rounding_bound, sum_bound
+from conftest import assert_same_specials, complex_values, rounding_bound, specials, sum_bound
 
 import switchyard as sy
-
-SPECIAL = [0.0, -0.0, 1.5, -2.0, np.inf, -np.inf, np.nan]
-
-
-def complex_values(rng, shape, dtype):
-    parts = np.finfo(dtype).dtype
-    return (rng.standard_normal(shape) * 3).astype(parts) + 1j * (
-        rng.standard_normal(shape) * 3).astype(parts)
-
-
-def specials(dtype):
-    """The 49 complex values whose parts are the special values, built part by part (a Python
-    expression like inf * 1j would already make a NaN real part)."""
-    re, im = np.meshgrid(SPECIAL, SPECIAL)
-    z = np.empty(re.size, dtype)
-    z.real, z.imag = re.ravel(), im.ravel()
-    return z
-
-
-def assert_same_specials(got, expected):
-    """Where NumPy gives a NaN, infinity or zero part, the same (zeros by sign too)."""
-    for part in (np.real, np.imag):
-        g, e = part(got), part(expected)
-        np.testing.assert_array_equal(np.isnan(g), np.isnan(e))
-        finite = ~np.isnan(e)
-        np.testing.assert_array_equal(g[finite & np.isinf(e)], e[finite & np.isinf(e)])
-        zero = e == 0
-        np.testing.assert_array_equal(np.signbit(g[zero]), np.signbit(e[zero]))
 
 
 def assert_within(got, expected, magnitude, roundings):
@@ -128,8 +100,82 @@ def test_sum_mean_var_and_std(on_device, rng, dtype, axis):
         np.testing.assert_allclose(got, want, rtol=8 * count * np.finfo(dtype).eps)
 
 
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_cumulative_prod(on_device, rng, dtype, axis):
+    x = complex_values(rng, (6, 9), dtype) / 3
+    for include_initial in (False, True):
+        got = np.asarray(sy.cumulative_prod(sy.asarray(x), axis=axis,
+                                            include_initial=include_initial))
+        want = np.cumulative_prod(x, axis=axis, include_initial=include_initial)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        # The running product of k factors: within k complex multiplications' roundings
+        # (a few each) of the product of their magnitudes, in any order.
+        magnitude = np.cumulative_prod(np.abs(x).astype(np.float64), axis=axis,
+                                       include_initial=include_initial)
+        k = np.cumulative_sum(np.ones(x.shape), axis=axis, include_initial=include_initial)
+        bound = 4 * (k + 1) * np.finfo(dtype).eps * magnitude
+        assert np.all(np.abs(got.astype(np.complex128) - want) <= bound)
+    one = np.asarray(sy.cumulative_prod(sy.asarray(x[:1]), axis=0))
+    np.testing.assert_array_equal(one, x[:1])
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("axis", [0, 1])
+def test_cumulative_sum(on_device, rng, dtype, axis):
+    x = complex_values(rng, (6, 9), dtype)
+    for include_initial in (False, True):
+        got = np.asarray(sy.cumulative_sum(sy.asarray(x), axis=axis,
+                                           include_initial=include_initial))
+        want = np.cumulative_sum(x, axis=axis, include_initial=include_initial)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        for part in (np.real, np.imag):
+            # Each running sum is within the bound of a sum of all the terms before it.
+            bound = sum_bound(part(x), axis=axis, keepdims=True)
+            assert np.all(np.abs(part(got) - part(want)) <= 2 * bound)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_in_place_operators_and_weak_complex_scalars(on_device, rng, dtype):
+    x, y = complex_values(rng, (4, 3), dtype), complex_values(rng, (3,), dtype)
+    a = sy.asarray(x)
+    same = a
+    a += sy.asarray(y)
+    a *= 1.5j
+    a -= 2
+    a /= sy.asarray(y)
+    want = x.copy()
+    want += y
+    want *= 1.5j
+    want -= 2
+    want /= y
+    assert a is same and np.asarray(a).dtype == want.dtype
+    np.testing.assert_allclose(np.asarray(a), want, rtol=64 * np.finfo(dtype).eps)
+    # A Python complex is weak, as in NumPy 2: it keeps complex64 and float32 at 64 bits.
+    parts = np.finfo(dtype).dtype
+    for got, expected in [(sy.asarray(x) * 1j, x * 1j), (2j / sy.asarray(x), 2j / x),
+                          (sy.multiply(sy.asarray(x), 1j), np.multiply(x, 1j)),
+                          (sy.asarray(x.real.astype(parts)) + 1j, x.real.astype(parts) + 1j)]:
+        assert np.asarray(got).dtype == expected.dtype
+    r = sy.asarray(np.ones(3))
+    with pytest.raises(sy.DTypeError, match="same_kind"):
+        r += 1j
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_matrix_norms_count_magnitudes(on_device, rng, dtype):
+    x = complex_values(rng, (3, 4, 5), dtype)
+    for ord in ("fro", 1, -1, np.inf, -np.inf):
+        got = np.asarray(sy.linalg.matrix_norm(sy.asarray(x), ord=ord))
+        want = np.linalg.matrix_norm(x, ord=ord)
+        assert got.dtype == want.dtype
+        np.testing.assert_allclose(got, want, rtol=32 * np.finfo(dtype).eps)
+    with pytest.raises(sy.DTypeError, match="complex"):
+        sy.linalg.matrix_norm(sy.asarray(x), ord=2)
+
+
 def test_what_complex_arrays_do_not_take_is_a_dtype_error_naming_what_works():
     a = sy.asarray(np.array([1 + 2j], np.complex64))
-    for f in (lambda: sy.sin(a), lambda: a < a, lambda: sy.prod(a), lambda: sy.max(a)):
+    for f in (lambda: sy.floor(a), lambda: a < a, lambda: sy.min(a), lambda: sy.max(a)):
         with pytest.raises(sy.DTypeError, match="add, subtract, multiply, divide"):
             f()

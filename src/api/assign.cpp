@@ -20,9 +20,9 @@
 namespace switchyard {
 namespace {
 
-// NumPy's casting kinds, in the order same_kind casting may go: bool, integer, floating.
+// NumPy's casting kinds, in the order same_kind casting may go: bool, integer, floating, complex.
 int kind_rank(DType t) {
-  return t == DType::Bool ? 0 : is_integer(t) ? 1 : 2;
+  return t == DType::Bool ? 0 : is_integer(t) ? 1 : is_complex(t) ? 3 : 2;
 }
 
 // `value` converted to `dtype` as a new node: the node realised into existing storage is never
@@ -144,6 +144,11 @@ const Array& update(const Array& a, Array result, std::string_view ufunc) {
                      std::string(name(result.dtype())) + " to " + std::string(name(a.dtype())) +
                      " with casting rule 'same_kind': expected a result of the array's kind; "
                      "compute into a new array instead, or convert the operand with astype");
+  // A complex result is in storage of its own already: its (re, im) pairs are copied in.
+  if (is_complex(a.dtype())) {
+    a.assign(std::move(result));
+    return a;
+  }
   write(a, private_value(std::move(result), a.dtype()));
   return a;
 }

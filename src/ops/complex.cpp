@@ -46,23 +46,6 @@ Array last_axis(const Array& a) {
   return a.expand_dims(a.ndim());
 }
 
-// An operand's parts in float dtype `parts`. A real operand is converted as NumPy converts it
-// before complex arithmetic, to x + 0i, so that an infinite or NaN part propagates as NumPy's
-// does (inf·(2 + 0i) has a NaN imaginary part: inf·0).
-struct Parts {
-  Array re, im;
-};
-Parts parts_of(const Array& x, DType parts) {
-  if (is_complex(x.dtype())) return {real(x).astype(parts), imag(x).astype(parts)};
-  return {x.astype(parts), Array::zeros(Shape{}, parts)};
-}
-
-// The float dtype of the parts of a and b's promoted complex type.
-DType parts_dtype(const Array& a, const Array& b) {
-  const DType t = promote_types(a.dtype(), b.dtype());
-  return component_dtype(is_complex(t) ? t : complex_dtype(t));
-}
-
 // A Python-style scalar operand as a 0-d array of the complex operand's parts dtype (a weak
 // scalar: complex64 · 2.0 stays complex64).
 Array scalar_operand(Scalar s, const Array& c) {
@@ -73,6 +56,16 @@ Array scalar_operand(Scalar s, const Array& c) {
 }  // namespace
 
 namespace complex_parts {
+
+Parts parts_of(const Array& x, DType parts) {
+  if (is_complex(x.dtype())) return {real(x).astype(parts), imag(x).astype(parts)};
+  return {x.astype(parts), Array::zeros(Shape{}, parts)};
+}
+
+DType parts_dtype(const Array& a, const Array& b) {
+  const DType t = promote_types(a.dtype(), b.dtype());
+  return component_dtype(is_complex(t) ? t : complex_dtype(t));
+}
 
 Array pairs_of(const Array& c) {
   Shape shape = c.shape();
@@ -102,8 +95,7 @@ Array astype(const Array& a, DType dtype) {
 }
 
 Array abs(const Array& c) {
-  const Array re = real(c), im = imag(c);
-  return sqrt(re * re + im * im);
+  return hypot(real(c), imag(c));
 }
 
 Array arithmetic(OpCode op, const Array& a, const Array& b) {

@@ -141,6 +141,7 @@ Array binary(OpCode op, std::string_view fn, const Array& a, const Array& b,
   if (is_complex(a.dtype()) || is_complex(b.dtype())) {
     if (complex_arithmetic(op)) return complex_parts::arithmetic(op, a, b);
     if (op == OpCode::Eq || op == OpCode::Ne) return complex_parts::equal(a, b, op == OpCode::Eq);
+    if (op == OpCode::Pow) return complex_parts::power(a, b);
   }
   const Typing t = typing(op, promote_types(a.dtype(), b.dtype()), fn);
   if (op == OpCode::Pow) check_integer_exponents(t.operands, b);
@@ -156,6 +157,7 @@ Array binary(OpCode op, std::string_view fn, const Array& a, Scalar s, bool scal
   if (is_complex(a.dtype())) {
     if (complex_arithmetic(op)) return complex_parts::arithmetic(op, a, s, scalar_first);
     if (op == OpCode::Eq || op == OpCode::Ne) return complex_parts::equal(a, s, op == OpCode::Eq);
+    if (op == OpCode::Pow) return complex_parts::power(a, s, scalar_first);
   }
   Typing t = typing(op, promote_with_scalar(a.dtype(), s.kind), fn);
   t.operands = check_integer_scalar(op, fn, t.operands, s);
@@ -185,6 +187,7 @@ Array numeric_unary(OpCode op, std::string_view fn, const Array& a) {
 
 Array floating_unary(OpCode op, std::string_view fn, const Array& a) {
   require(a, fn);
+  if (is_complex(a.dtype())) return complex_parts::function(op, a);
   return unary(op, fn, a, floating_result(a.dtype()));
 }
 
@@ -252,6 +255,7 @@ Array abs(const Array& a) {
   return a.dtype() == DType::Bool ? a.copy() : unary(OpCode::Abs, "abs", a, a.dtype());
 }
 Array sign(const Array& a) {
+  if (a && is_complex(a.dtype())) return complex_parts::function(OpCode::Sign, a);
   return numeric_unary(OpCode::Sign, "sign", a);
 }
 Array logical_not(const Array& a) {
@@ -288,10 +292,12 @@ SWITCHYARD_DEFINE_FLOATING_UNARY(log2, Log2)
 SWITCHYARD_DEFINE_FLOATING_UNARY(log10, Log10)
 #undef SWITCHYARD_DEFINE_FLOATING_UNARY
 
-// NumPy: integers and bools are never NaN or infinite; only floats reach the IR.
+// NumPy: integers and bools are never NaN or infinite; only floats reach the IR. A complex
+// number is NaN or infinite where either part is, finite where both are.
 #define SWITCHYARD_DEFINE_FLOAT_TEST(fn, opcode, integers_answer)                             \
   Array fn(const Array& a) {                                                                  \
     require(a, #fn);                                                                          \
+    if (is_complex(a.dtype())) return complex_parts::classify(OpCode::opcode, a);             \
     if (!is_floating(a.dtype())) return Array::full(a.shape(), integers_answer, DType::Bool); \
     byte_count(a.shape(), DType::Bool);                                                       \
     return Array(expr::make_op(OpCode::opcode, DType::Bool, a.shape(), node_of(a)));          \
@@ -311,11 +317,13 @@ Array signbit(const Array& a) {
 }
 
 // NumPy 2: integers and bools are whole already, so rounding gives them back in their own dtype.
-#define SWITCHYARD_DEFINE_ROUNDING(fn, opcode)       \
-  Array fn(const Array& a) {                         \
-    require(a, #fn);                                 \
-    if (!is_floating(a.dtype())) return a.copy();    \
-    return unary(OpCode::opcode, #fn, a, a.dtype()); \
+// round() rounds each part of a complex number; floor, ceil and trunc do not take them.
+#define SWITCHYARD_DEFINE_ROUNDING(fn, opcode)                                                    \
+  Array fn(const Array& a) {                                                                      \
+    require(a, #fn);                                                                              \
+    if (is_complex(a.dtype()) && OpCode::opcode == OpCode::Round) return complex_parts::round(a); \
+    if (a.dtype() == DType::Bool || is_integer(a.dtype())) return a.copy();                       \
+    return unary(OpCode::opcode, #fn, a, a.dtype());                                              \
   }
 SWITCHYARD_DEFINE_ROUNDING(floor, Floor)
 SWITCHYARD_DEFINE_ROUNDING(ceil, Ceil)

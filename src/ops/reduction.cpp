@@ -72,11 +72,12 @@ Array reduce(ir::ReduceOp op, const Array& a, std::optional<std::span<const int>
   if (r.count == 0 && !has_identity)
     throw ValueError(std::string(fn) + " of an empty array (shape " + to_string(a.shape()) +
                      "): expected at least one element, since it has no identity");
-  if (op == ir::ReduceOp::Sum && is_complex(a.dtype())) {
+  if ((op == ir::ReduceOp::Sum || op == ir::ReduceOp::Prod) && is_complex(a.dtype())) {
     std::vector<int> over;
     for (int i = 0; i < a.ndim(); ++i)
       if ((spec.axes >> i) & 1u) over.push_back(i);
-    return complex_parts::sum(a, over, keepdims);
+    return op == ir::ReduceOp::Sum ? complex_parts::sum(a, over, keepdims)
+                                   : complex_parts::prod(a, over, keepdims);
   }
   const DType result = ir::reduce_result(op, a.dtype());
   byte_count(r.shape, result);
@@ -92,7 +93,9 @@ Array truth_reduce(std::string_view fn, const Array& a, std::optional<std::span<
   const bool is_any = fn == "any";
   const Reduced r = reduced(a, axis_mask(fn, a, axes), keepdims);
   if (r.count == 0) return Array::full(r.shape, is_any ? 0 : 1, DType::Bool);
-  const Array truth(expr::make_cast(node_of(a), DType::Bool));
+  // A complex number is true where either part is nonzero.
+  const Array truth =
+      is_complex(a.dtype()) ? a != 0 : Array(expr::make_cast(node_of(a), DType::Bool));
   return reduce(is_any ? ir::ReduceOp::Max : ir::ReduceOp::Min, truth, axes, keepdims);
 }
 

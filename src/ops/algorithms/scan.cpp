@@ -1,6 +1,8 @@
 // Cumulative folds along one axis: the axis is moved last and each row scanned by the library op.
 #include "ops/algorithms/library_operands.hpp"
+#include "ops/complex_parts.hpp"
 #include "switchyard/algorithms.hpp"
+#include "switchyard/complex.hpp"
 
 namespace switchyard {
 namespace {
@@ -23,6 +25,15 @@ ir::ReduceOp fold_of(Accumulate op) {
 
 Array scan(const Array& a_in, Accumulate op, std::optional<int> axis_in, bool exclusive) {
   algorithms::require_array("scan", a_in);
+  // A complex sum is the sums of its parts; a complex product is computed by multiplications.
+  if (is_complex(a_in.dtype()) && op == Accumulate::Sum)
+    return complex_from(scan(real(a_in), op, axis_in, exclusive),
+                        scan(imag(a_in), op, axis_in, exclusive));
+  if (is_complex(a_in.dtype()) && op == Accumulate::Prod) {
+    const Array a = axis_in ? a_in : algorithms::flattened(a_in);
+    return complex_parts::cumulative_prod(a, normalize_axis(axis_in.value_or(0), a.ndim()),
+                                          exclusive);
+  }
   const ir::ReduceOp fold = fold_of(op);
   const DType t = ir::reduce_result(fold, a_in.dtype());
   const Array shaped = axis_in ? a_in : algorithms::flattened(a_in);
