@@ -348,6 +348,35 @@ TEST_F(OpenCLBackend, Float64PowAndModOfNegativeOperandsAtDeviceWidth) {
   }
 }
 
+// PoCL's float vector sin, cos and tan lost every lane once one lane was past about 1e6 (sin of
+// -1e-3 came out -0.008 beside a lane of 3e9): each lane must be right whatever its neighbours.
+TEST_F(OpenCLBackend, Float32TrigonometryOfEachLaneBesideHugeLanes) {
+  const std::vector<float> pattern = {-1e-3f, 3e9f, -0.3f, 0.7f, -1e-30f, 1e30f, 2.5f, -4.0f};
+  std::vector<float> av;
+  for (int repeat = 0; repeat < 64; ++repeat)
+    for (std::size_t i = 0; i < pattern.size(); ++i)
+      av.push_back(pattern[(i + repeat) % pattern.size()]);  // every value in every lane
+  const Shape shape{static_cast<std::int64_t>(av.size())};
+  for (const auto& [op, f] :
+       {std::pair<OpCode, double (*)(double)>{OpCode::Sin, [](double x) { return std::sin(x); }},
+        {OpCode::Cos, [](double x) { return std::cos(x); }},
+        {OpCode::Tan, [](double x) { return std::tan(x); }}}) {
+    KernelBuilder b;
+    b.output(b.unary(op, b.load(DType::Float32, Layout::Contiguous), DType::Float32));
+    const auto got =
+        run<float>(b.build(), shape, {{upload(av), DType::Float32, 0, contiguous_strides(shape)}},
+                   {}, av.size());
+    for (std::size_t i = 0; i < av.size(); ++i) {
+      const double want = f(av[i]);  // of the float32 input, exactly reduced
+      // OpenCL's bound for float sin, cos and tan is 4 ulp of the result.
+      const double ulp = std::numeric_limits<float>::epsilon() *
+                         std::max(std::abs(want), double{std::numeric_limits<float>::min()});
+      EXPECT_LE(std::abs(got[i] - want), 4 * ulp) << ir::name(op) << "(" << av[i] << ") at " << i
+                                                  << ": " << got[i] << ", expected " << want;
+    }
+  }
+}
+
 struct ReduceCase {
   ReduceOp op;
   ReduceOver over;

@@ -47,7 +47,8 @@ class Renderer {
   bool uses_fp64() const {
     return k_.uses_float64() ||
            std::any_of(k_.body.begin(), k_.body.end(), [&](const ir::Instr& i) {
-             return one_.through_float64(ir::name(i.op), i.dtype);
+             return vec_.through_float64(ir::name(i.op), i.dtype) ||
+                    one_.through_float64(ir::name(i.op), i.dtype);
            });
   }
 

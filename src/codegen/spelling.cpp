@@ -1380,7 +1380,19 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     if (!b.empty()) f += ", " + std::string(b);
     return f + ")";
   }
-  if (through_float64(name, t)) return "float(sy_" + f + "_f64(double(" + std::string(a) + ")))";
+  if (through_float64(name, t)) {
+    if (dialect_ == Dialect::OpenCL)
+      return "convert_" + type(t) + "(" + f + "(convert_" + type(DType::Float64) + "(" +
+             std::string(a) + ")))";
+    return "float(sy_" + f + "_f64(double(" + std::string(a) + ")))";
+  }
+  if (pocl_vector_trigonometry(name, t)) {  // without float64: one lane at a time
+    static constexpr std::string_view kLanes = "0123456789abcdef";
+    std::string s = "((" + type(t) + ")(";
+    for (int lane = 0; lane < width_; ++lane)
+      s += (lane ? ", " : "") + f + "(" + paren(a) + ".s" + kLanes[lane] + ")";
+    return s + "))";
+  }
   if (dialect_ == Dialect::Glsl) {
     const std::string A(a);
     if (name == "isfinite") return "(!isinf(" + A + ") && !isnan(" + A + "))";
@@ -1407,9 +1419,18 @@ std::vector<std::pair<std::string_view, std::string_view>> Spelling::math_helper
   return out;
 }
 
-bool Spelling::through_float64(std::string_view name, DType t) const {
-  return dialect_ == Dialect::Glsl && fp64_ && t == DType::Float32 &&
+// PoCL's float vector sin, cos and tan (PoCL 3.1, x86) lose every lane once one lane is past
+// about 1e6: sin(-1e-3) gave -0.008 beside a lane of 3e9. Its scalar float forms and its double
+// vector forms are right.
+bool Spelling::pocl_vector_trigonometry(std::string_view name, DType t) const {
+  return dialect_ == Dialect::OpenCL && vector() && t == DType::Float32 &&
          (name == "sin" || name == "cos" || name == "tan");
+}
+
+bool Spelling::through_float64(std::string_view name, DType t) const {
+  const bool glsl = dialect_ == Dialect::Glsl && t == DType::Float32 &&
+                    (name == "sin" || name == "cos" || name == "tan");
+  return fp64_ && (glsl || pocl_vector_trigonometry(name, t));
 }
 
 std::string Spelling::element(DType t, std::string_view pointer, std::string_view index) const {

@@ -55,8 +55,12 @@ class Spelling {
   const DialectTable& dialect() const { return t_; }
   Dialect kind() const { return dialect_; }
   Spelling scalar() const { return Spelling(dialect_, 1, fp64_); }
-  // Whether float32 `name` is computed in float64 (GLSL's sin, cos, tan where there is fp64).
+  // Whether float32 `name` is computed in float64 where there is fp64: GLSL's sin, cos and tan,
+  // and OpenCL's in vectors (pocl_vector_trigonometry).
   bool through_float64(std::string_view name, DType t) const;
+  // Float32 sin, cos or tan in an OpenCL vector, which PoCL's vector forms get wrong: computed
+  // through float64, or one lane at a time without it.
+  bool pocl_vector_trigonometry(std::string_view name, DType t) const;
 
   std::string scalar_type(DType t) const;  // element type, e.g. "float", "uchar"
   std::string type(DType t) const;         // value type at this width, e.g. "float8"
