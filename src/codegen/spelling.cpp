@@ -1381,9 +1381,19 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     return f + ")";
   }
   if (through_float64(name, t)) {
-    if (dialect_ == Dialect::OpenCL)
-      return "convert_" + type(t) + "(" + f + "(convert_" + type(DType::Float64) + "(" +
-             std::string(a) + ")))";
+    if (dialect_ == Dialect::OpenCL) {
+      // Four doubles at a time at most: PoCL's double8 takes AVX-512 registers its target may
+      // not have (clang then warns on stderr that the ABI changes).
+      if (width_ <= 4)
+        return "convert_" + type(t) + "(" + f + "(convert_" + type(DType::Float64) + "(" +
+               std::string(a) + ")))";
+      static constexpr const char* kQuarter[] = {".s0123", ".s4567", ".s89ab", ".scdef"};
+      std::string s = "((" + type(t) + ")(";
+      for (int q = 0; q < width_ / 4; ++q)
+        s += std::string(q ? ", " : "") + "convert_float4(" + f + "(convert_double4(" + paren(a) +
+             kQuarter[q] + ")))";
+      return s + "))";
+    }
     return "float(sy_" + f + "_f64(double(" + std::string(a) + ")))";
   }
   if (pocl_vector_trigonometry(name, t)) {  // without float64: one lane at a time
