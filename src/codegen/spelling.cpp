@@ -458,6 +458,23 @@ constexpr GlslMath kGlslMath64[] = {
   return packDouble2x32(u);
 }
 )"},
+    // lavapipe (Mesa 22.3) rounds float64 ties to odd in roundEven, and its roundEven and trunc
+    // return values past 2^26 unchanged (123456789.75); its floor is right, so both are made of
+    // floor, with the operand's sign (NumPy's round(-0.3) is -0.0).
+    {"trunc",
+     {"copysign"},
+     R"(double sy_trunc_f64(double x) {
+  return sy_copysign_f64(floor(abs(x)), x);
+}
+)"},
+    {"rint",
+     {"copysign"},
+     R"(double sy_rint_f64(double x) {
+  double a = abs(x), f = floor(a), d = a - f;
+  bool up = d > 0.5 || (d == 0.5 && floor(f * 0.5) * 2.0 != f);
+  return sy_copysign_f64(up ? f + 1.0 : f, x);
+}
+)"},
     // As the float32 form, on the 64 bits.
     {"nextafter",
      {},
@@ -1374,7 +1391,6 @@ std::string Spelling::math(std::string_view name, DType t, std::string_view a,
     // The classifications read the bits (sy_isnan_f64, ... in prelude_fp64); the exact
     // builtins keep their names; the rest are helpers (kGlslMath64).
     if (name == "fabs") f = "abs";
-    if (name == "rint") f = "roundEven";
     if (overloaded || glsl_math(name, t)) f = "sy_" + f + "_f64";
     f += "(" + std::string(a);
     if (!b.empty()) f += ", " + std::string(b);

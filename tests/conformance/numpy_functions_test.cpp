@@ -80,6 +80,23 @@ TEST_P(NumpyFunctions, RoundBreaksTiesToEven) {
     expect_close(round(host_array(ties, {9}, DType::Float64)), want, false, "round float64 ties");
 }
 
+// Past 2^26 and at -0.0, where lavapipe's float64 roundEven and trunc went wrong.
+TEST_P(NumpyFunctions, RoundAndTruncOfLargeAndSignedZeroFloat64AreExact) {
+  if (!device_has_fp64()) GTEST_SKIP() << "no float64 on " << GetParam();
+  const std::vector<double> v = {123456789.75,     -123456789.75, 1e15 + 0.5, -4503599627370495.5,
+                                 4503599627370497, -0.3,          -0.0,       0.5 - 0x1p-54};
+  const Array a = host_array(v, {static_cast<std::int64_t>(v.size())}, DType::Float64);
+  const std::vector<double> rounded = round(a).to_vector<double>(),
+                            truncated = trunc(a).to_vector<double>();
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const double r = std::nearbyint(v[i]), t = std::trunc(v[i]);
+    EXPECT_TRUE(rounded[i] == r && std::signbit(rounded[i]) == std::signbit(r))
+        << "round(" << v[i] << ") is " << rounded[i] << ", expected " << r;
+    EXPECT_TRUE(truncated[i] == t && std::signbit(truncated[i]) == std::signbit(t))
+        << "trunc(" << v[i] << ") is " << truncated[i] << ", expected " << t;
+  }
+}
+
 TEST_P(NumpyFunctions, IntegerAndBoolOperandsAreWholeAndFinite) {
   for (DType t : {DType::Bool, DType::Int32, DType::Int64}) {
     const auto v = random_values(1023, t, 5, -1000, 1000);
