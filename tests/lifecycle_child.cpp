@@ -1,7 +1,10 @@
 // A short program the lifecycle tests run as a child process, the way users run Switchyard:
 // do a little work, print the result, return from main (static destructors and exit handlers
 // then run for real).
-//   lifecycle_child opencl   one operation pinned to opencl:0, prints "result 3 5 7 9"
+//   lifecycle_child opencl [SECONDS]
+//                            one operation pinned to opencl:0, prints "result 3 5 7 9", then
+//                            stays SECONDS more (0 if not given) before it returns
+//   lifecycle_child host     the same operation pinned to the host, cpu:0
 //   lifecycle_child work K   a kernel of its own (K = 0, 1, 2) run 24 times where the scheduler
 //                            places it, prints "done K"
 //   lifecycle_child threads DEVICES SECONDS
@@ -60,11 +63,13 @@ int threads_left_running(const std::string& devices, double seconds) {
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
   if (mode == "threads" && argc > 3) return threads_left_running(argv[2], std::atof(argv[3]));
-  if (mode == "opencl") {
-    sy::DeviceScope scope("opencl:0");
+  if (mode == "opencl" || mode == "host") {
+    sy::DeviceScope scope(mode == "opencl" ? "opencl:0" : "cpu:0");
     const auto a = sy::Array::from_vector(std::vector<float>{1, 2, 3, 4});
     const auto r = (a * 2 + 1).to_vector<float>();
     std::printf("result %g %g %g %g\n", r[0], r[1], r[2], r[3]);
+    std::fflush(stdout);
+    if (argc > 2) std::this_thread::sleep_for(std::chrono::duration<double>(std::atof(argv[2])));
     return 0;
   }
   if (mode == "work" && argc > 2) {
@@ -78,6 +83,8 @@ int main(int argc, char** argv) {
     std::printf("done %d %.3g\n", k, check);
     return 0;
   }
-  std::fprintf(stderr, "usage: lifecycle_child opencl | work 0|1|2 | threads DEVICES SECONDS\n");
+  std::fprintf(
+      stderr,
+      "usage: lifecycle_child opencl [SECONDS] | host | work 0|1|2 | threads DEVICES SECONDS\n");
   return 2;
 }

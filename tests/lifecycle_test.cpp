@@ -80,7 +80,7 @@ TEST(Shutdown, FiftyOpenClProgramsExitCleanly) {
   const auto start = std::chrono::steady_clock::now();
   int clean = 0;
   for (int first = 0; first < kRuns; first += kBatch) {
-    std::vector<TempDir> dirs(kBatch);  // a fresh cache each: background calibration at exit
+    std::vector<TempDir> dirs(kBatch);  // a fresh cache each: nothing calibrated
     std::vector<Child> children;
     for (const TempDir& dir : dirs) {
       const std::map<std::string, std::string> env{{"SWITCHYARD_CACHE_DIR", dir.path().string()},
@@ -101,6 +101,43 @@ TEST(Shutdown, FiftyOpenClProgramsExitCleanly) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::cout << clean << " of " << kRuns << " runs exited cleanly in " << wall_s << " s\n";
   EXPECT_EQ(clean, kRuns);
+}
+
+// A program that ends within its first seconds leaves the devices uncalibrated (a calibration
+// it began would be abandoned at exit, after a compile that exit waits for): here, a program
+// with a fresh cache whose work runs on the host.
+TEST(Shutdown, AProgramEndingAtOnceCalibratesNoDevice) {
+  const TempDir dir;
+  const ChildResult r = run({"host"}, dir.path(), {{"SWITCHYARD_LOG", "info"}});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out, "result 3 5 7 9\n");
+  EXPECT_NE(r.err.find("calibration: measuring cpu:0/inline"), std::string::npos) << r.err;
+  for (const DeviceInfo& d : devices())
+    if (!d.host_addressable)
+      EXPECT_EQ(r.err.find("calibration: measuring " + d.id()), std::string::npos) << r.err;
+}
+
+// A program that runs a while begins calibrating the devices in the background, and exits
+// cleanly in the middle of it (PoCL's calibration takes seconds).
+TEST(Shutdown, ProgramsExitCleanlyWhileTheDevicesAreBeingCalibrated) {
+  if (!has_opencl()) GTEST_SKIP() << "no OpenCL device in the registry";
+  constexpr int kRuns = 4;
+  std::vector<TempDir> dirs(kRuns);
+  std::vector<Child> children;
+  for (const TempDir& dir : dirs)
+    children.emplace_back(
+        std::vector<std::string>{SWITCHYARD_LIFECYCLE_CHILD, "opencl", "3"},
+        std::map<std::string, std::string>{{"SWITCHYARD_CACHE_DIR", dir.path().string()},
+                                           {"SWITCHYARD_PROFILE", ""},
+                                           {"SWITCHYARD_LOG", "info"}},
+        dir.path() / "child");
+  for (int i = 0; i < kRuns; ++i) {
+    const ChildResult r = children[i].wait();
+    EXPECT_TRUE(r.status == 0 && r.out == "result 3 5 7 9\n")
+        << "run " << i << ": status " << r.status << ", stdout '" << r.out << "', stderr:\n"
+        << r.err;
+    EXPECT_NE(r.err.find("calibration: measuring opencl:0"), std::string::npos) << r.err;
+  }
 }
 
 // Threads a program left running (detached here; daemon threads in Python) are still compiling

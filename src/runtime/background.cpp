@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <mutex>
 #include <vector>
@@ -29,6 +31,7 @@ struct Background::State {
   // detector does not see it; this pair states that order in code it does see.
   std::atomic<int> finished{0};
   std::mutex mutex;  // guards hooks, shut_down, and orders run() against shutdown()
+  std::condition_variable shutting_down;  // notified (under mutex) when shutdown begins
   std::vector<std::function<void()>> hooks;
   bool shut_down = false;
 };
@@ -122,6 +125,13 @@ bool Background::cancelled() const {
   return state_->cancelled.load(std::memory_order_acquire);
 }
 
+bool Background::wait_unless_cancelled(double seconds) {
+  std::unique_lock lock(state_->mutex);
+  state_->shutting_down.wait_for(lock, std::chrono::duration<double>(seconds),
+                                 [this] { return state_->shut_down; });
+  return cancelled();
+}
+
 void Background::at_shutdown(std::function<void()> hook) {
   std::lock_guard lock(state_->mutex);
   if (!state_->shut_down) state_->hooks.push_back(std::move(hook));
@@ -145,6 +155,7 @@ void Background::shutdown() {
     state_->shut_down = true;
     state_->cancelled.store(true, std::memory_order_release);
     hooks.swap(state_->hooks);
+    state_->shutting_down.notify_all();
   }
   if (log_enabled(LogLevel::Debug)) log(LogLevel::Debug, "shutdown: waiting for device work");
   // Foreground threads still running are parked at their next driver call. Queued tasks see the

@@ -28,6 +28,9 @@ class Background {
   // Whether shutdown has begun: long tasks check it between steps and return early.
   bool cancelled() const;
 
+  // Waits up to `seconds`, or less once shutdown begins; returns cancelled().
+  bool wait_unless_cancelled(double seconds);
+
   // Called at shutdown after every task has finished, newest first (hooks may use what was
   // registered before them). A hook registered after shutdown is never called.
   void at_shutdown(std::function<void()> hook);

@@ -16,6 +16,9 @@ namespace switchyard::runtime {
 using scheduler::CalibrationDepth;
 using scheduler::CalibrationScope;
 
+// How long a process runs before its devices are calibrated in the background (calibrate_devices).
+constexpr double kDeviceCalibrationDelay_s = 2.0;
+
 Placement& Placement::instance() {
   static Placement* placement = new Placement;
   return *placement;
@@ -46,6 +49,10 @@ Placement::Placement() {
 }
 
 void Placement::calibrate_devices() {
+  // A process that ends within its first seconds (a short script, one test) would only start
+  // the calibration to abandon it at exit, after paying a driver compile or two that exit then
+  // waits for; the next such process would start over. It waits instead, and measures nothing.
+  if (Background::instance().wait_unless_cancelled(kDeviceCalibrationDelay_s)) return;
   // Checked before each calibration step: exit does not wait for a whole calibration.
   const auto stop_at_exit = [](std::string_view, std::string_view, double) {
     Background& background = Background::instance();
