@@ -4,6 +4,7 @@ data. Memory from outside is copied unless copy=False (or from_dlpack) asks to s
 from __future__ import annotations
 
 import builtins
+import warnings
 
 import numpy as _np
 
@@ -159,11 +160,24 @@ def arange(start, /, stop=None, step=1, *, dtype=None, device=None) -> Array:
 
 
 def linspace(start, stop, /, num, *, dtype=None, device=None, endpoint=True) -> Array:
-    dtype = _dtype_or(dtype, _dtypes.float64)
-    if endpoint:
-        a = _sy.linspace(float(start), float(stop), num, dtype)
+    """NumPy's: complex bounds give complex128 by default, each part spaced as a real linspace
+    (NumPy's complex steps times a real ramp); a real dtype keeps the real parts and warns."""
+    complex_bounds = isinstance(start, complex) or isinstance(stop, complex)
+    dtype = _dtype_or(dtype, _dtypes.complex128 if complex_bounds else _dtypes.float64)
+    count = num if endpoint else num + 1
+    if dtype in (_dtypes.complex64, _dtypes.complex128):
+        part = _dtypes.float32 if dtype == _dtypes.complex64 else _dtypes.float64
+        start, stop = complex(start), complex(stop)
+        a = _sy.complex_from(_sy.linspace(start.real, stop.real, count, part),
+                             _sy.linspace(start.imag, stop.imag, count, part))
     else:
-        a = _sy.linspace(float(start), float(stop), num + 1, dtype)[:num]
+        if complex_bounds:
+            warnings.warn("linspace: casting complex bounds to a real dtype discards their "
+                          "imaginary parts", _np.exceptions.ComplexWarning, stacklevel=2)
+            start, stop = complex(start).real, complex(stop).real
+        a = _sy.linspace(float(start), float(stop), count, dtype)
+    if not endpoint:
+        a = a[:num]
     return a if device is None else a.to_device(device)
 
 

@@ -64,6 +64,13 @@ def test_creation_functions_match():
     same(sy.arange(5), xp.arange(5))
     same(sy.arange(0.0, 1.0, 0.25), xp.arange(0.0, 1.0, 0.25))
     same(sy.linspace(0, 1, 7), xp.linspace(0, 1, 7))
+    same(sy.linspace(0, 1 + 1j, 5), xp.linspace(0, 1 + 1j, 5))
+    same(sy.linspace(1j, 2, 4, endpoint=False), xp.linspace(1j, 2, 4, endpoint=False))
+    same(sy.linspace(-1.5 - 2j, 3j, 9, dtype=sy.complex64),
+         xp.linspace(-1.5 - 2j, 3j, 9, dtype=xp.complex64))
+    same(sy.linspace(0, 1, 3, dtype=sy.complex128), xp.linspace(0, 1, 3, dtype=xp.complex128))
+    with pytest.warns(np.exceptions.ComplexWarning):
+        same(sy.linspace(0, 1 + 2j, 3, dtype=sy.float64), np.linspace(0, 1, 3))
     same(sy.full((2, 2), 3), xp.full((2, 2), 3))
     same(sy.full((2,), True), xp.full((2,), True))
     same(sy.zeros((2, 3), dtype=sy.int32), xp.zeros((2, 3), dtype=xp.int32))
