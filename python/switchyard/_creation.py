@@ -9,6 +9,7 @@ import warnings
 import numpy as _np
 
 from . import _dtypes
+from ._runtime import Device
 from ._switchyard import Array, DLPackError, DTypeError, _import_capsule
 from . import _switchyard as _sy
 
@@ -22,9 +23,8 @@ def _dtype_or(dtype, default):
 
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Imports any DLPack producer (NumPy, PyTorch, CuPy, ...) without copying: the memory is
-    shared with its owner, and work that reads it runs when it is written (README)."""
-    if copy:
-        return from_dlpack(x, device=device).copy()
+    shared with its owner, and work that reads it runs when it is written (README). A copy,
+    asked for or made on another device, is made where `device` says."""
     cuda = hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == _KDLCUDA
     # A CUDA producer orders its pending work before the legacy default stream (1); the import
     # then waits for the device, so Switchyard's own stream reads finished data.
@@ -36,7 +36,9 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     a = _import_capsule(capsule)
     if cuda:
         _sy.synchronize()
-    return a if device is None else a.to_device(device)
+    if device is not None and Device(str(device)) != Device("cpu:0"):
+        return a.to_device(device)  # a copy, made there
+    return a.copy() if copy else a
 
 
 def _from_numpy(n: _np.ndarray, dtype, copy, fresh=False) -> Array:

@@ -156,3 +156,16 @@ def test_array_api_namespace_and_device_round_trip():
     for d in sy.devices():
         y = x.to_device(d)
         np.testing.assert_array_equal(np.asarray(y), [1.0, 2.0])
+
+
+@pytest.mark.parametrize("shape", [(0,), (2, 0, 3)])
+def test_an_empty_array_is_on_the_device_it_was_made_for(shape):
+    """The array API's device= holds for arrays with no elements too: they are made there, read
+    back as empty."""
+    for d in sy.devices():
+        made = [sy.empty(shape, device=d), sy.zeros(shape, dtype=sy.int32, device=d),
+                sy.asarray(np.ones(shape), device=d), sy.empty(shape).to_device(d),
+                sy.from_dlpack(np.zeros(shape, np.float32), device=d)]
+        for a in made:
+            assert a.device == d, (a.device, d)
+            assert np.asarray(a).shape == shape

@@ -483,6 +483,20 @@ std::shared_ptr<Buffer> allocate_output(Device& device, std::size_t bytes) {
 }
 
 namespace {
+
+// An output of work with no elements. One with no elements either is made where the thread's
+// device scope points: an empty array is on the device it was made for, as the array API's
+// `device=` says. Others (a reduction's identities over an empty span) are written on the host.
+std::shared_ptr<Buffer> empty_output(std::size_t bytes) {
+  if (bytes > 0 || !pinned.device) return Buffer::allocate_host(bytes);
+  std::shared_ptr<Buffer> buffer = allocate_output(*pinned.device, 0);
+  buffer->mark_written(*pinned.device);
+  return buffer;
+}
+
+}  // namespace
+
+namespace {
 thread_local int making_library_operands = 0;
 }  // namespace
 
@@ -544,9 +558,10 @@ std::vector<View> realize(const Group& g) {
     std::vector<View> outs;
     for (std::size_t i = 0; i < n_outputs; ++i) {
       outs.push_back(in_place ? g.destinations[i]
-                              : contiguous_view(Buffer::allocate_host(out_bytes[i]),
+                              : contiguous_view(empty_output(out_bytes[i]),
                                                 output_dtype(kernel, i), g.output_shapes[i]));
-      if (kernel.has_reduction) fill_identity(outs.back(), kernel.reductions[i].op);
+      if (kernel.has_reduction && out_bytes[i] > 0)
+        fill_identity(outs.back(), kernel.reductions[i].op);
     }
     return outs;
   }
