@@ -25,7 +25,8 @@ Array cumprod(const Array& a, std::optional<int> axis = std::nullopt);
 
 // ---- sorting (numeric dtypes: bool is a DTypeError)
 // Sorted copy / stable sorting permutation (int64) along `axis` (nullopt: flattened), NaN last;
-// -0.0 and 0.0 are equal.
+// -0.0 and 0.0 are equal. Complex elements in NumPy's order: R + Rj < R + nanj < nan + Rj <
+// nan + nanj, each group by real part, then imaginary part.
 Array sort(const Array& a, std::optional<int> axis = -1);
 Array argsort(const Array& a, std::optional<int> axis = -1);
 // The k largest (or smallest) along `axis`, ordered from the extreme, with their int64 positions.

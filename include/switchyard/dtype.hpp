@@ -113,8 +113,8 @@ inline constexpr std::string_view kComplexOperations =
     "add, subtract, multiply, divide, power, negative, equal, not_equal, where, sum, prod, mean, "
     "var, stddev, any, all, exp, expm1, log, log1p, log2, log10, sqrt, sin, cos, tan, sinh, "
     "cosh, tanh, arcsin, arccos, arctan, arcsinh, arccosh, arctanh, sign, round, isnan, isinf, "
-    "isfinite, real, imag, conj, abs, astype, complex_from and the fft functions (complex.hpp, "
-    "fft.hpp)";
+    "isfinite, real, imag, conj, abs, astype, complex_from, sort, argsort, take, compress "
+    "(boolean masks) and the fft functions (complex.hpp, algorithms.hpp, fft.hpp)";
 
 // Calls f(T{}) with the C++ type of a real dtype t; the one place a dtype becomes a type. Throws
 // DTypeError for a complex t, which no elementwise kernel takes.

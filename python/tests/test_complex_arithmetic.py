@@ -179,3 +179,32 @@ def test_what_complex_arrays_do_not_take_is_a_dtype_error_naming_what_works():
     for f in (lambda: sy.floor(a), lambda: a < a, lambda: sy.min(a), lambda: sy.max(a)):
         with pytest.raises(sy.DTypeError, match="add, subtract, multiply, divide"):
             f()
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+def test_sort_unique_and_masks_in_numpys_order(on_device, rng, dtype):
+    """NumPy orders complex values by real part, then imaginary part, NaN last in each; ties
+    (-0 and 0 included) keep their order in a stable sort, and NaNs are distinct in unique."""
+    z = specials(dtype, [np.nan, -np.inf, -1.0, -0.0, 0.0, 1.0, np.inf])
+    z = np.concatenate([z, z[::-3], complex_values(rng, (20,), dtype)])
+    a = sy.asarray(z)
+    np.testing.assert_array_equal(np.asarray(sy.argsort(a, stable=True)),
+                                  np.argsort(z, kind="stable"))
+    assert_same_specials(np.asarray(sy.sort(a)), np.sort(z, kind="stable"))
+    values, index, inverse, counts = np.unique(z, return_index=True, return_inverse=True,
+                                               return_counts=True, equal_nan=False)
+    got = sy.unique_all(a)
+    assert_same_specials(np.asarray(got.values), values)
+    for g, want in zip(got[1:], (index, inverse, counts)):
+        np.testing.assert_array_equal(np.asarray(g), want)
+    assert_same_specials(np.asarray(sy.unique_values(a)), values)
+    mask = np.isfinite(z.real) & (z.imag >= 0)
+    np.testing.assert_array_equal(np.asarray(a[sy.asarray(mask)]), z[mask])
+    # Along each axis of a batch with many ties.
+    grid = (rng.integers(-2, 3, (4, 5, 6)) + 1j * rng.integers(-2, 3, (4, 5, 6))).astype(dtype)
+    for axis in (0, 1, -1):
+        np.testing.assert_array_equal(
+            np.asarray(sy.argsort(sy.asarray(grid), axis=axis, stable=True)),
+            np.argsort(grid, axis=axis, kind="stable"))
+        np.testing.assert_array_equal(np.asarray(sy.sort(sy.asarray(grid), axis=axis)),
+                                      np.sort(grid, axis=axis))

@@ -278,6 +278,47 @@ TEST_P(Algorithms, SortAndStableArgsortWithTiesNaNInfinitiesAndSignedZeros) {
   }
 }
 
+// NumPy's order of complex values: no NaN part < a NaN imaginary part < a NaN real part < both,
+// then by real part, then by imaginary part. The stable permutation keeps equal ones (-0 and 0,
+// NaNs of one group) in place; a boolean mask keeps elements in order.
+TEST_P(Algorithms, ComplexSortsAndMasksInNumPysOrder) {
+  const std::vector<double> parts = {NAN, -INFINITY, -1.5, -0.0, 0.0, 2.0, INFINITY, 2.0};
+  std::vector<double> re, im;
+  for (int copy = 0; copy < 2; ++copy)
+    for (double r : parts)
+      for (double i : parts) re.push_back(r), im.push_back(i);
+  const auto n = static_cast<std::int64_t>(re.size());
+  const auto group = [&](std::size_t k) { return std::isnan(im[k]) + 2 * std::isnan(re[k]); };
+  std::vector<std::int64_t> order(re.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+    if (group(a) != group(b)) return group(a) < group(b);
+    if (!std::isnan(re[a]) && re[a] != re[b]) return re[a] < re[b];
+    return !std::isnan(im[a]) && im[a] < im[b];
+  });
+  for (DType parts_dtype : {DType::Float32, DType::Float64}) {
+    if (skips(parts_dtype)) continue;
+    const Array z =
+        complex_from(host_array(re, {n}, parts_dtype), host_array(im, {n}, parts_dtype));
+    const std::string what = "complex of " + std::string(name(parts_dtype)) + " parts";
+    expect_close(argsort(z), std::vector<double>(order.begin(), order.end()), false,
+                 "argsort " + what);
+    std::vector<double> sorted_re, sorted_im, kept_re, kept_im;
+    std::vector<double> mask;
+    for (std::int64_t k : order) sorted_re.push_back(re[k]), sorted_im.push_back(im[k]);
+    for (std::int64_t k = 0; k < n; ++k) {
+      mask.push_back(re[k] > im[k]);
+      if (mask.back() != 0) kept_re.push_back(re[k]), kept_im.push_back(im[k]);
+    }
+    const Array sorted = sort(z);
+    expect_close(real(sorted), sorted_re, false, "sort (real parts) " + what);
+    expect_close(imag(sorted), sorted_im, false, "sort (imaginary parts) " + what);
+    const Array kept = compress(z, host_array(mask, {n}, DType::Bool));
+    expect_close(real(kept), kept_re, false, "compress (real parts) " + what);
+    expect_close(imag(kept), kept_im, false, "compress (imaginary parts) " + what);
+  }
+}
+
 TEST_P(Algorithms, SortsAlongEachAxisOfViewsAndFlattened) {
   for (DType t : {DType::Int32, DType::Float32, DType::Float64}) {
     if (skips(t)) continue;

@@ -58,6 +58,8 @@ Array compress(const Array& a, const Array& mask) {
     throw IndexError("boolean index of shape " + to_string(mask.shape()) +
                      " did not match indexed array of shape " + to_string(a.shape()) +
                      ": expected the mask to have the array's shape");
+  // Complex elements move as their (re, im) pairs: a gather (take) from the kept positions.
+  if (is_complex(a.dtype())) return take(a, flat_positions(mask));
   return compact(algorithms::flattened(a), algorithms::flattened(mask), false);
 }
 
