@@ -19,6 +19,10 @@ struct DemoOptions {
   std::string json_path = "switchyard-demo.json";
 };
 int demo(const DemoOptions& options);
+// `switchyard demo --ranks N` (where MPI was found at build time, SWITCHYARD_CLI_RANKS): the
+// decomposed workloads across N ranks, started through mpiexec, each rank running demo_rank.
+int demo_ranks(int ranks, bool quick);
+int demo_rank(bool quick);
 int calibrate(bool quick);
 int explain(const std::string& op, double n_elements, const std::string& resident);
 

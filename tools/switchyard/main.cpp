@@ -26,6 +26,12 @@ int main(int argc, char** argv) {
   demo->add_flag("--quick", demo_options.quick, "small sizes only, one timed run each");
   demo->add_flag("--explain", demo_options.explain,
                  "print explain's report of auto's run for each row where auto is >10% slower");
+  int ranks = 0;
+  demo->add_option("--ranks", ranks,
+                   "run the workloads decomposed across this many MPI ranks instead (mpiexec)");
+  // One rank of `demo --ranks`, as mpiexec starts it.
+  auto* demo_rank = app.add_subcommand("demo-rank", "")->group("");
+  demo_rank->add_flag("--quick", demo_options.quick);
 
   bool quick = false;
   auto* calibrate = app.add_subcommand(
@@ -47,6 +53,16 @@ int main(int argc, char** argv) {
     if (info->parsed()) return switchyard::cli::info(json);
     if (calibrate->parsed()) return switchyard::cli::calibrate(quick);
     if (explain->parsed()) return switchyard::cli::explain(op, n, resident);
+    if (demo_rank->parsed() || ranks != 0) {
+#ifdef SWITCHYARD_CLI_RANKS
+      return demo_rank->parsed() ? switchyard::cli::demo_rank(demo_options.quick)
+                                 : switchyard::cli::demo_ranks(ranks, demo_options.quick);
+#else
+      throw switchyard::ValueError(
+          "demo --ranks: this switchyard was built without MPI; install Open MPI "
+          "(libopenmpi-dev) or MPICH and build again");
+#endif
+    }
     if (demo_n != 0) demo_options.n = demo_n;
     return switchyard::cli::demo(demo_options);
   } catch (const switchyard::Error& e) {
