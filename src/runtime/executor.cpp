@@ -494,10 +494,8 @@ std::shared_ptr<Buffer> empty_output(std::size_t bytes) {
   return buffer;
 }
 
-}  // namespace
-
-namespace {
 thread_local int making_library_operands = 0;
+
 }  // namespace
 
 MakingLibraryOperands::MakingLibraryOperands() {

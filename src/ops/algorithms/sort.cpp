@@ -1,5 +1,5 @@
 // Sorting along one axis: the axis is moved last and each row sorted by the library op (complex
-// rows by two of them); top_k reads the ends of the stable ascending order.
+// rows by three of them); top_k reads the ends of the stable ascending order.
 #include <string>
 
 #include "ops/algorithms/library_operands.hpp"
