@@ -221,23 +221,28 @@ TEST_F(Fallback, CompileFaultOnOpenclMovesTheWorkToAnotherDevice) {
 TEST_F(Fallback, EveryFaultOnTheCpuMovesTheWorkToAnotherDevice) {
   // Small host data goes to the CPU first; `a / b` is compiled nowhere yet, so the CPU's compile
   // stage runs and its compile fault fires.
+  // The other faults fire on a*b, compiled on the CPU first. The CPU's own history of it (slow in
+  // an instrumented build, and the runs that failed over elsewhere) may lead the scheduler to
+  // measure or prefer another device: the other devices' history of a*b is made slow, so that
+  // the faulty CPU is chosen each time.
+  const std::uint64_t product_kernel = [] {
+    const Inputs in = host_inputs(kHostElements);
+    const DeviceScope on_cpu("cpu:0");
+    eval(in.a * in.b);
+    return std::stoull(last_execution().signature, nullptr, 16);
+  }();
   for (const char* kind : {"compile", "launch", "oom", "lost"}) {
     SCOPED_TRACE(kind);
     clear_faults_and_counts();
     const Inputs in = host_inputs(kHostElements);
     const bool compile = std::string(kind) == "compile";
-    // Once a*b has run on the CPU, its history there may lead the scheduler to measure another
-    // device with it (a slow instrumented build makes the CPU's time large): the other devices'
-    // history is made slow so the faulty CPU is chosen again.
     std::optional<OnlyFastOn> keep_on_cpu;
     if (!compile) {
+      keep_on_cpu.emplace(std::vector<std::uint64_t>{product_kernel}, kHostElements, "cpu:0");
       eval(in.a * in.b);
       ASSERT_TRUE(starts_with(last_execution().device, "cpu:0"))
-          << "precondition: small host-resident work runs on the CPU, not "
+          << "precondition: a*b, made slow elsewhere, runs on the CPU, not "
           << last_execution().device;
-      keep_on_cpu.emplace(
-          std::vector<std::uint64_t>{std::stoull(last_execution().signature, nullptr, 16)},
-          kHostElements, "cpu:0");
       reset_metrics();
     }
     runtime::replace_faults(std::string("cpu:") + kind);
