@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     if (info->parsed()) return switchyard::cli::info(json);
     if (calibrate->parsed()) return switchyard::cli::calibrate(quick);
     if (explain->parsed()) return switchyard::cli::explain(op, n, resident);
-    if (demo_rank->parsed() || ranks != 0) {
+    if (demo_rank->parsed() || demo->count("--ranks") > 0) {
 #ifdef SWITCHYARD_CLI_RANKS
       return demo_rank->parsed() ? switchyard::cli::demo_rank(demo_options.quick)
                                  : switchyard::cli::demo_ranks(ranks, demo_options.quick);
