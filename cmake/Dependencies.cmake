@@ -29,8 +29,9 @@ if(NOT SWITCHYARD_DIST STREQUAL "OFF")
   find_package(MPI COMPONENTS CXX)
   if(MPI_CXX_FOUND)
     set(SWITCHYARD_DIST_BUILT ON)
-    # The environment of the tests run under mpiexec (C++ and Python), as Open MPI's settings in
-    # variables, which MPICH ignores: more ranks than cores (CI has 2); idle ranks that yield
+    # The environment of the tests run under mpiexec (C++ and Python) and of the ranks that
+    # `switchyard demo --ranks` starts, as Open MPI's settings in variables, which MPICH
+    # ignores: more ranks than cores (CI has 2); idle ranks that yield
     # their core instead of busy-polling it; no binding, since Open MPI binds each of up to 2
     # ranks to one core, which leaves oneTBB no worker thread (and a warning) there and not at 3
     # or 4 ranks; and running as root, as CI containers do.

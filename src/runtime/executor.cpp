@@ -556,8 +556,8 @@ std::vector<View> realize(const Group& g) {
     std::vector<View> outs;
     for (std::size_t i = 0; i < n_outputs; ++i) {
       outs.push_back(in_place ? g.destinations[i]
-                              : contiguous_view(empty_output(out_bytes[i]),
-                                                output_dtype(kernel, i), g.output_shapes[i]));
+                              : contiguous_view(empty_output(out_bytes[i]), output_dtype(kernel, i),
+                                                g.output_shapes[i]));
       if (kernel.has_reduction && out_bytes[i] > 0)
         fill_identity(outs.back(), kernel.reductions[i].op);
     }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "median_time.hpp"
 #include "switchyard/apps/field_dist.hpp"
 #include "switchyard/apps/nn_dist.hpp"
 #include "switchyard/apps/oscillators_dist.hpp"
@@ -79,8 +80,7 @@ std::vector<Workload> workloads(bool quick) {
          // The second step's loss is computed from the first's allreduced gradients.
          return [data] {
            nn::DistTrainer trainer(nn::MLP({784, 256, 10}, 8), std::make_shared<nn::Adam>());
-           const std::vector<double> losses = {trainer.train_step(data),
-                                               trainer.train_step(data)};
+           const std::vector<double> losses = {trainer.train_step(data), trainer.train_step(data)};
            Bits bits;
            append(bits, losses);
            return bits;
@@ -116,39 +116,26 @@ std::vector<Workload> workloads(bool quick) {
   };
 }
 
-// The median of `rounds` calls, each started on every rank at once.
-double median_s(const dist::Communicator& comm, int rounds, const std::function<Bits()>& call) {
-  std::vector<double> times;
-  for (int i = 0; i < rounds; ++i) {
-    MPI_Barrier(comm.native());
-    const double start = MPI_Wtime();
-    call();
-    times.push_back(MPI_Wtime() - start);
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
 std::string host_device() {
   for (const DeviceInfo& d : devices())
     if (d.host_addressable) return d.id();
   throw ValueError("demo --ranks: no host device (the cpu backend is disabled)");
 }
 
-// What mpiexec's processes get beyond this one's environment: Open MPI's settings for running
-// more ranks than cores on one machine, each yielding its core while it waits, unbound (Open
-// MPI binds up to two ranks to one core each, which leaves oneTBB no worker); as root too, as in
-// containers. MPICH ignores them. The CPU kernels run as the interpreter's in every rank, so
-// that each rank computes with the same code (docs/scaling.md). Set ones are kept.
+// What mpiexec's processes get beyond this one's environment, unless it sets them: the settings
+// ctest runs MPI tests with (SWITCHYARD_MPI_TEST_ENVIRONMENT in cmake/Dependencies.cmake: Open
+// MPI's for more ranks than cores on one machine, which MPICH ignores), and the CPU's kernels as
+// the interpreter's in every rank, so that each rank computes with the same code
+// (docs/scaling.md).
 std::vector<std::string> rank_environment() {
   std::vector<std::string> env;
   for (char** e = environ; *e; ++e) env.emplace_back(*e);
-  for (const char* setting :
-       {"OMPI_MCA_rmaps_base_oversubscribe=1", "OMPI_MCA_mpi_yield_when_idle=1",
-        "OMPI_MCA_hwloc_base_binding_policy=none", "OMPI_ALLOW_RUN_AS_ROOT=1",
-        "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1", "SWITCHYARD_NATIVE=off"}) {
-    const std::string name(setting, std::strchr(setting, '='));
-    if (!std::getenv(name.c_str())) env.emplace_back(setting);
+  std::string settings = SWITCHYARD_MPI_ENVIRONMENT ",SWITCHYARD_NATIVE=off";
+  for (std::size_t at = 0; at < settings.size();) {
+    const std::size_t end = std::min(settings.find(',', at), settings.size());
+    const std::string setting = settings.substr(at, end - at);
+    if (!std::getenv(setting.substr(0, setting.find('=')).c_str())) env.push_back(setting);
+    at = end + 1;
   }
   return env;
 }
@@ -158,10 +145,9 @@ std::vector<std::string> rank_environment() {
 int demo_ranks(int ranks, bool quick) {
   if (ranks < 1)
     throw ValueError("demo --ranks: expected at least 1 rank, given " + std::to_string(ranks));
-  std::vector<std::string> args = {SWITCHYARD_MPIEXEC, SWITCHYARD_MPIEXEC_NUMPROC_FLAG,
-                                   std::to_string(ranks),
-                                   std::filesystem::read_symlink("/proc/self/exe").string(),
-                                   "demo-rank"};
+  std::vector<std::string> args = {
+      SWITCHYARD_MPIEXEC, SWITCHYARD_MPIEXEC_NUMPROC_FLAG, std::to_string(ranks),
+      std::filesystem::read_symlink("/proc/self/exe").string(), "demo-rank"};
   if (quick) args.emplace_back("--quick");
   const std::vector<std::string> env = rank_environment();
   std::vector<char*> argv, envp;
@@ -189,17 +175,19 @@ int demo_rank(bool quick) {
   // differently): each rank's share runs on the host, whose cores the ranks split.
   const std::string host = host_device();
   const DeviceScope on_host(host);
-  const int rounds = quick ? 1 : 5;
+  const int rounds = quick ? 1 : 5;  // after an untimed one, which compiles and first touches
   if (world.rank() == 0)
-    std::printf("%d ranks on this machine, each rank's rows on %s, reproducible sums\n\n"
-                "%-12s %-20s %12s  %s\n",
-                world.size(), host.c_str(), "workload", "size", "time / call",
-                "bits of 1 rank");
+    std::printf(
+        "%d ranks on this machine, each rank's rows on %s, reproducible sums\n\n"
+        "%-12s %-20s %12s  %s\n",
+        world.size(), host.c_str(), "workload", "size", "time / call", "bits of 1 rank");
   int differ = 0;
   for (const Workload& w : workloads(quick)) {
     const std::function<Bits()> call = w.prepare(world);
-    const Bits bits = call();  // untimed: compiles and first touches
-    const double seconds = median_s(world, rounds, call);
+    Bits bits;
+    // Each timed call starts on every rank at once.
+    const double seconds = bench::median_s(
+        rounds, [&] { bits = call(); }, [&] { MPI_Barrier(world.native()); });
     if (world.rank() != 0) continue;
     const bool same = w.prepare(self)() == bits;
     differ += !same;

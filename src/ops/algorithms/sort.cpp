@@ -40,8 +40,8 @@ std::vector<Array> sort_complex_rows(const Array& rows_in) {
   const std::int64_t length = rows_in.shape().back(), count = rows_in.size() / length;
   const Array rows = rows_in.reshape(Shape{count, length});
   // Row r's elements are at r · length + i of the flattened rows: one take gathers every row.
-  const Array starts = Array::arange(std::int64_t{0}, count * length, length)
-                           .reshape(Shape{count, 1});
+  const Array starts =
+      Array::arange(std::int64_t{0}, count * length, length).reshape(Shape{count, 1});
   const auto along_rows = [&](const Array& values, const Array& permutation) {
     return take(values, add(permutation, starts));
   };
