@@ -1,7 +1,9 @@
 #include "backends/opencl/opencl_backend.hpp"
 
+#include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "backends/compiled_device.hpp"
@@ -80,6 +82,9 @@ Traits traits_of(cl_platform_id p, cl_device_id d) {
   t.correctly_rounded_divide_sqrt =
       (device_value<cl_device_fp_config>(d, CL_DEVICE_SINGLE_FP_CONFIG) &
        CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0;
+  const char* pocl_cache = std::getenv("POCL_KERNEL_CACHE");
+  t.caches_its_programs = platform_string(p, CL_PLATFORM_NAME) == "Portable Computing Language" &&
+                          !(pocl_cache && std::string_view(pocl_cache) == "0");
   return t;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <string_view>
@@ -59,6 +60,13 @@ bool pocl_binary_without_bitcode(std::span<const std::byte> binary) {
   const std::string_view bytes(reinterpret_cast<const char*>(binary.data()), binary.size());
   return bytes.starts_with("poclbin") && bytes.find("program.bc") == std::string_view::npos;
 }
+
+// What build() returns on a driver that caches its programs itself (Traits::caches_its_programs):
+// this header and the source. PoCL exports a binary only after compiling each of its kernels
+// for any work-group size, machine code no launch runs (a launch compiles its own, for its
+// size): that doubled the cost of every program's first run, or more for programs of several
+// kernels.
+constexpr std::string_view kSourceRecord = "switchyard opencl source\n";
 
 }  // namespace
 
@@ -167,10 +175,10 @@ std::string Driver::build_options() const {
   return o;
 }
 
-std::vector<std::byte> Driver::build(const std::string& source, std::span<const std::string_view>) {
+ProgramHandle Driver::compile(const std::string& source) const {
   const char* text = source.c_str();
   cl_int err = CL_SUCCESS;
-  const ProgramHandle program(clCreateProgramWithSource(context(), 1, &text, nullptr, &err));
+  ProgramHandle program(clCreateProgramWithSource(context(), 1, &text, nullptr, &err));
   check(err, "creating a program from source", info_);
   const std::string options = build_options();
   err = clBuildProgram(program.get(), 1, &traits_.device, options.c_str(), nullptr, nullptr);
@@ -179,6 +187,17 @@ std::vector<std::byte> Driver::build(const std::string& source, std::span<const 
                        info_.name + ") with options '" + options + "'; build log:\n" +
                        build_log(program.get(), traits_.device));
   check(err, "building a program", info_);
+  return program;
+}
+
+std::vector<std::byte> Driver::build(const std::string& source, std::span<const std::string_view>) {
+  const ProgramHandle program = compile(source);
+  if (traits_.caches_its_programs) {
+    std::vector<std::byte> record(kSourceRecord.size() + source.size());
+    std::memcpy(record.data(), kSourceRecord.data(), kSourceRecord.size());
+    std::memcpy(record.data() + kSourceRecord.size(), source.data(), source.size());
+    return record;
+  }
   std::vector<std::byte> binary = binary_of(program.get(), info_);
   if (pocl_binary_without_bitcode(binary))
     throw DeviceError("CL_INVALID_BINARY: " + info_.id() + " (" + info_.name +
@@ -186,21 +205,38 @@ std::vector<std::byte> Driver::build(const std::string& source, std::span<const 
   return binary;
 }
 
-std::unique_ptr<Module> Driver::load(std::span<const std::byte> binary,
-                                     std::span<const std::string_view> entries) {
-  if (binary.empty() || pocl_binary_without_bitcode(binary)) return nullptr;
+ProgramHandle Driver::program_from(std::span<const std::byte> binary) const {
+  const std::string_view bytes(reinterpret_cast<const char*>(binary.data()), binary.size());
+  if (bytes.starts_with(kSourceRecord)) {
+    // The driver's own cache makes this build a lookup; a record it no longer has compiles anew.
+    try {
+      return compile(std::string(bytes.substr(kSourceRecord.size())));
+    } catch (const CompileError&) {
+      return {};  // another device's source
+    }
+  }
+  if (binary.empty() || pocl_binary_without_bitcode(binary)) return {};
   const std::size_t size = binary.size();
   const auto* data = reinterpret_cast<const unsigned char*>(binary.data());
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
-  auto loaded = std::make_unique<Program>();
-  loaded->program = ProgramHandle(
+  ProgramHandle program(
       clCreateProgramWithBinary(context(), 1, &traits_.device, &size, &data, &status, &err));
-  if (err != CL_SUCCESS || status != CL_SUCCESS) return nullptr;
+  if (err != CL_SUCCESS || status != CL_SUCCESS) return {};
   const std::string options = build_options();
-  if (clBuildProgram(loaded->program.get(), 1, &traits_.device, options.c_str(), nullptr,
-                     nullptr) != CL_SUCCESS)
-    return nullptr;
+  if (clBuildProgram(program.get(), 1, &traits_.device, options.c_str(), nullptr, nullptr) !=
+      CL_SUCCESS)
+    return {};
+  return program;
+}
+
+std::unique_ptr<Module> Driver::load(std::span<const std::byte> binary,
+                                     std::span<const std::string_view> entries) {
+  ProgramHandle program = program_from(binary);
+  if (!program) return nullptr;
+  auto loaded = std::make_unique<Program>();
+  loaded->program = std::move(program);
   for (std::string_view entry : entries) {
+    cl_int err = CL_SUCCESS;
     KernelHandle kernel(clCreateKernel(loaded->program.get(), std::string(entry).c_str(), &err));
     if (is_out_of_memory(err)) check(err, "creating kernel " + std::string(entry), info_);
     if (err != CL_SUCCESS) return nullptr;  // another program's binary

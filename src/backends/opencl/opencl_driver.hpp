@@ -21,6 +21,9 @@ struct Traits {
   int preferred_float_width = 1, preferred_double_width = 1;
   std::size_t max_work_group_size = 1;
   bool correctly_rounded_divide_sqrt = false;
+  // PoCL with its kernel cache on: it keeps each program's bitcode and each launch's machine code
+  // on disk itself, keyed by the source, so a program is kept as its source (opencl_driver.cpp).
+  bool caches_its_programs = false;
 };
 
 class Driver final : public switchyard::Driver {
@@ -62,6 +65,11 @@ class Driver final : public switchyard::Driver {
   cl_command_queue queue() const { return queue_.get(); }
 
  private:
+  // Source → built program; a CompileError with the build log when it does not build.
+  ProgramHandle compile(const std::string& source) const;
+  // A program from what build() returned; null when the driver rejects it.
+  ProgramHandle program_from(std::span<const std::byte> binary) const;
+
   const DeviceInfo info_;
   const Traits traits_;
   ContextHandle context_;
