@@ -47,7 +47,9 @@ SANITIZER_ENV := PATH="/usr/lib/llvm-14/bin:$$PATH" \
   UBSAN_OPTIONS=suppressions=$(SANITIZER_DIR)/ubsan.supp:print_stacktrace=1:halt_on_error=1 \
   TSAN_OPTIONS=suppressions=$(SANITIZER_DIR)/tsan.supp:halt_on_error=1:second_deadlock_stack=1
 # The Python module is left out: an instrumented library does not load into a plain interpreter.
+# RelWithDebInfo's optimisation; of its debug info, the line tables cmake/Sanitizers.cmake adds.
 CLANG_FLAGS := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+  -DCMAKE_C_FLAGS_RELWITHDEBINFO='-O2 -DNDEBUG' -DCMAKE_CXX_FLAGS_RELWITHDEBINFO='-O2 -DNDEBUG' \
   -DSWITCHYARD_BUILD_PYTHON=OFF
 
 .PHONY: deps configure build demo test conformance-isa vulkan bench format clean \
