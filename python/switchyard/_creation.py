@@ -24,8 +24,17 @@ def _dtype_or(dtype, default):
 def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     """Imports any DLPack producer (NumPy, PyTorch, CuPy, ...) without copying: the memory is
     shared with its owner, and work that reads it runs when it is written (README). A copy,
-    asked for or made on another device, is made where `device` says."""
-    cuda = hasattr(x, "__dlpack_device__") and x.__dlpack_device__()[0] == _KDLCUDA
+    asked for or made on another device, is made where `device` says; with copy=False, an import
+    that needs one raises BufferError, as the array API specifies."""
+    kind, index = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else (1, 0)
+    cuda = kind == _KDLCUDA
+    home = f"cuda:{index}" if cuda else "cpu:0"
+    moved = device is not None and Device(str(device)) != Device(home)
+    if moved and copy is False:
+        raise BufferError(
+            f"from_dlpack(copy=False, device={device!r}): the data is on {home}, and moving it "
+            f"there is a copy"
+        )
     # A CUDA producer orders its pending work before the legacy default stream (1); the import
     # then waits for the device, so Switchyard's own stream reads finished data.
     stream = {"stream": 1} if cuda else {}
@@ -36,7 +45,7 @@ def from_dlpack(x, /, *, device=None, copy=None) -> Array:
     a = _import_capsule(capsule)
     if cuda:
         _sy.synchronize()
-    if device is not None and Device(str(device)) != Device("cpu:0"):
+    if moved:
         return a.to_device(device)  # a copy, made there
     return a.copy() if copy else a
 

@@ -214,3 +214,17 @@ def test_versioned_capsules_for_consumers_that_ask_for_them():
     writable = np.from_dlpack(x)  # NumPy asks for a versioned tensor: writable, shared
     writable[0] = 9
     assert float(x[0]) == 9.0
+
+
+def test_from_dlpack_copies_exactly_when_asked_or_moved():
+    n = np.arange(4, dtype=np.float32)
+    shared, copied = sy.from_dlpack(n, copy=False), sy.from_dlpack(n, copy=True)
+    n[0] = 7
+    assert float(shared[0]) == 7.0 and float(copied[0]) == 0.0
+    for d in sy.devices():
+        if d.id == "cpu:0":
+            continue
+        moved = sy.from_dlpack(n, device=d.id)
+        assert moved.device == d and moved.tolist() == n.tolist()
+        with pytest.raises(BufferError, match=f"the data is on cpu:0.*{d.id}|{d.id}.*copy"):
+            sy.from_dlpack(n, device=d.id, copy=False)
