@@ -111,6 +111,14 @@ void BM_TinyEagerStep(benchmark::State& state) {
   state.SetLabel("n=16, 3 kernels");
 }
 
+// A sum of a computed array, eager and pinned: planned without walking the graph, as the add.
+void BM_TinyEagerSumPinned(benchmark::State& state) {
+  const sy::Array a = sy::Array::uniform({100}, 1);
+  sy::DeviceScope scope("cpu:0/inline");
+  for (auto _ : state) sy::eval(sy::sum(a));
+  state.SetLabel("n=100, cpu:0/inline");
+}
+
 void BM_TinyEagerStepPinned(benchmark::State& state) {
   const sy::Array a = sy::Array::uniform({16}, 1), b = sy::Array::uniform({16}, 2);
   sy::DeviceScope scope("cpu:0/inline");
@@ -131,4 +139,5 @@ BENCHMARK(BM_TinyEagerAdd)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerAddPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerStep)->Unit(benchmark::kNanosecond);
 BENCHMARK(BM_TinyEagerStepPinned)->Unit(benchmark::kNanosecond);
+BENCHMARK(BM_TinyEagerSumPinned)->Unit(benchmark::kNanosecond);
 BENCHMARK_MAIN();

@@ -367,5 +367,38 @@ TEST_F(Fusion, AnEagerOpIsPlannedAsTheKernelItsIrDefines) {
   EXPECT_NE(planned_signature(a + b), planned_signature(a * b));
 }
 
+// So is a reduction of a computed array: its input over the reduction's space (the reduced axes
+// last), the output, then the fold over those axes.
+TEST_F(Fusion, AnEagerReductionIsPlannedAsTheKernelItsIrDefines) {
+  using ir::Layout;
+  using ir::ReduceOp;
+  using ir::ReduceOver;
+  constexpr DType f32 = DType::Float32;
+  const Array m = host_array(random_values(6, f32, 6), {2, 3}, f32);
+  auto planned = [](const Array& y) {
+    const auto kernels = expr::plan({y.node()});
+    EXPECT_EQ(kernels.size(), 1u);
+    EXPECT_EQ(kernels[0].group.signature, kernels[0].group.kernel->hash());
+    return kernels[0];
+  };
+  auto built = [](Layout layout, ReduceOp op, ReduceOver over, int axes) {
+    ir::KernelBuilder k;
+    k.output(k.load(f32, layout));
+    k.reduce(op, over, axes);
+    return k.build().hash();
+  };
+  EXPECT_EQ(planned(sum(m)).group.signature,
+            built(Layout::Contiguous, ReduceOp::Sum, ReduceOver::All, 2));
+  EXPECT_EQ(planned(max(m, 1)).group.signature,
+            built(Layout::Contiguous, ReduceOp::Max, ReduceOver::TrailingAxes, 1));
+  const auto columns = planned(sum(m, 0));
+  EXPECT_EQ(columns.group.signature,
+            built(Layout::Strided, ReduceOp::Sum, ReduceOver::TrailingAxes, 1));
+  EXPECT_EQ(columns.group.shape, (Shape{3, 2}));
+  EXPECT_EQ(columns.group.inputs[0].strides, (Strides{1, 3}));
+  EXPECT_EQ(planned(argmin(m.transpose(), 1)).group.signature,
+            built(Layout::Strided, ReduceOp::ArgMin, ReduceOver::TrailingAxes, 1));
+}
+
 }  // namespace
 }  // namespace switchyard

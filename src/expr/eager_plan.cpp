@@ -3,6 +3,8 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "expr/root_space.hpp"
+
 namespace switchyard::expr {
 namespace {
 
@@ -72,10 +74,48 @@ bool same_view(const runtime::View& a, const runtime::View& b) {
          a.strides == b.strides;
 }
 
+// A reduction of one ready array, as the fusion pass builds it: load, output, reduce.
+std::optional<PlannedKernel> plan_eager_reduction(const NodePtr& root) {
+  const auto operands = root->pending_operands();
+  const NodePtr& operand = operands[0];
+  if (!operand || operand->kind == NodeKind::Scalar || !operand->ready()) return std::nullopt;
+  const RootSpace space = space_of(*root, operand);
+  const runtime::View& value = operand->value();
+  PlannedKernel out;
+  runtime::Group& g = out.group;
+  g.shape = space.shape;
+  g.output_shapes.push_back(root->shape);
+  g.inputs.push_back(value.through(over_space(value.geometry(), space)));
+  const runtime::View& input = g.inputs.back();
+  const ir::Layout layout = runtime::classify(input.shape, input.strides);
+  // The op (8 bits), the input's dtype (8) and layout (3), how it folds (1), and over how many
+  // axes (up to 32).
+  const std::uint64_t key =
+      static_cast<std::uint64_t>(root->reduce.op) | static_cast<std::uint64_t>(input.dtype) << 8 |
+      static_cast<std::uint64_t>(layout) << 16 | static_cast<std::uint64_t>(space.over) << 19 |
+      static_cast<std::uint64_t>(space.reduced_axes()) << 20;
+  thread_local std::unordered_map<std::uint64_t, SharedKernel> kernels;
+  auto it = kernels.find(key);
+  if (it == kernels.end()) {
+    ir::KernelBuilder k;
+    k.output(k.load(input.dtype, layout));
+    k.reduce(root->reduce.op, space.over, space.reduced_axes());
+    auto kernel = std::make_shared<const ir::Kernel>(k.build());
+    const std::uint64_t signature = kernel->hash();
+    it = kernels.emplace(key, SharedKernel{std::move(kernel), signature}).first;
+  }
+  g.kernel = it->second.kernel;
+  g.signature = it->second.signature;
+  out.roots.push_back(root);
+  return out;
+}
+
 }  // namespace
 
 std::optional<PlannedKernel> plan_eager_op(const NodePtr& root) {
-  if (root->kind != NodeKind::Op || root->ready()) return std::nullopt;
+  if (root->ready()) return std::nullopt;
+  if (root->kind == NodeKind::Reduce) return plan_eager_reduction(root);
+  if (root->kind != NodeKind::Op) return std::nullopt;
   const auto operands = root->pending_operands();
   const int arity = ir::arity(root->op);
   for (int j = 0; j < arity; ++j)

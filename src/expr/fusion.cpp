@@ -1,11 +1,11 @@
 #include "expr/fusion.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 #include <tuple>
 
 #include "expr/eager_plan.hpp"
+#include "expr/root_space.hpp"
 
 namespace switchyard::expr {
 
@@ -43,39 +43,6 @@ namespace {
 
 bool contains(const std::vector<const Node*>& seen, const Node* n) {
   return std::find(seen.begin(), seen.end(), n) != seen.end();
-}
-
-// Where a kernel's elements come from: the iteration space, and how an array of a root's shape
-// is viewed over it (broadcast, then for reductions the reduced axes moved last).
-struct RootSpace {
-  Shape shape;             // iteration space
-  Shape broadcast_to;      // what every array is first broadcast to
-  std::vector<int> order;  // then permuted (empty: not)
-  ir::ReduceOver over = ir::ReduceOver::All;
-  bool reduction = false;
-  std::uint32_t axes = 0;  // reduced axes of broadcast_to (reductions)
-
-  friend bool operator==(const RootSpace& a, const RootSpace& b) {
-    return a.reduction == b.reduction && a.broadcast_to == b.broadcast_to && a.axes == b.axes;
-  }
-};
-
-RootSpace space_of(const Node& root, const NodePtr& operand) {
-  if (root.kind != NodeKind::Reduce) return {root.shape, root.shape, {}};
-  RootSpace s{operand->shape, operand->shape, {}};
-  s.reduction = true;
-  const int rank = operand->shape.size();
-  s.axes = root.reduce.axes;
-  const std::uint32_t all = rank == 0 ? 0 : (rank >= 32 ? ~0u : (1u << rank) - 1);
-  if (rank == 0 || (s.axes & all) == all) return s;
-  s.over = ir::ReduceOver::TrailingAxes;
-  for (int pass = 0; pass < 2; ++pass)
-    for (int i = 0; i < rank; ++i)
-      if (((s.axes >> i) & 1u) == static_cast<std::uint32_t>(pass)) s.order.push_back(i);
-  Shape permuted;
-  for (int i : s.order) permuted.push_back(operand->shape[i]);
-  s.shape = permuted;
-  return s;
 }
 
 // Builds one kernel: emits each node once per view context, loads each distinct input view
@@ -143,8 +110,7 @@ class KernelBuild {
     Geometry g = value.geometry();
     for (int c = context; c >= 0; c = contexts_[c].outer)
       g = contexts_[c].view->view(broadcast(g, contexts_[c].operand_shape));
-    if (!(g.shape == space_.broadcast_to)) g = broadcast(g, space_.broadcast_to);
-    return value.through(space_.order.empty() ? std::move(g) : permuted(g, space_.order));
+    return value.through(over_space(std::move(g), space_));
   }
 
   std::int32_t load(const runtime::View& value, int context) {
@@ -264,8 +230,7 @@ std::vector<PlannedKernel> plan(const std::vector<NodePtr>& roots) {
         build.builder().output(build.emit(p.sources[i], -1));
         out.group.output_shapes.push_back(p.roots[i]->shape);
         if (p.space.reduction)
-          build.builder().reduce(p.roots[i]->reduce.op, p.space.over,
-                                 std::max(std::popcount(p.space.axes), 1));
+          build.builder().reduce(p.roots[i]->reduce.op, p.space.over, p.space.reduced_axes());
       }
       if (out.group.inputs.size() <= runtime::kMaxKernelInputs || p.roots.size() == 1) {
         out.group.kernel = std::make_shared<const ir::Kernel>(build.builder().build());
