@@ -6,6 +6,10 @@
 //   mlp BLOCK_ROWS float32|float64 adam|sgd          3 steps on 90 rows of 6 features, 3 classes
 //                                                    (MLP 6 → 8 → 3): each loss, and a digest
 //                                                    (FNV-1a) of the trained weights' bits
+//   oscillators NODES BLOCK_ROWS euler|rk4 matvec|direct
+//                                                    20 steps of dt 0.01 (network seed 3,
+//                                                    strength 2; phases seed 4): r every 5
+//                                                    steps, and a digest of the last phases
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -15,12 +19,14 @@
 
 #include "switchyard/apps/field_dist.hpp"
 #include "switchyard/apps/nn_dist.hpp"
+#include "switchyard/apps/oscillators_dist.hpp"
 
 namespace {
 
 namespace dist = switchyard::dist;
 namespace field = switchyard::apps::field;
 namespace nn = switchyard::apps::nn;
+namespace osc = switchyard::apps::oscillators;
 using switchyard::DType;
 
 std::uint64_t pattern(double value) {
@@ -78,21 +84,41 @@ std::vector<std::string> mlp_bits(char** argv, const dist::Communicator& comm) {
   return out;
 }
 
+std::vector<std::string> oscillator_bits(char** argv, const dist::Communicator& comm) {
+  const std::int64_t nodes = std::stoll(argv[0]);
+  const osc::Options options{
+      .dt = 0.01,
+      .steps = 20,
+      .method = std::string(argv[2]) == "rk4" ? osc::Method::RK4 : osc::Method::Euler,
+      .coupling = std::string(argv[3]) == "direct" ? osc::Coupling::Direct : osc::Coupling::MatVec,
+      .record_every = 5};
+  const osc::DistNetwork network = osc::distribute(
+      osc::random_network(nodes, /*seed=*/3, /*coupling_strength=*/2), comm, std::stoll(argv[1]));
+  const osc::Result run = osc::simulate(network, osc::random_phases(nodes, 4), options);
+  std::vector<std::string> out;
+  for (const double r : run.order) out.push_back(hex(pattern(r)));
+  out.push_back(hex(digest(run.phases.to_vector<double>())));
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   dist::Environment mpi(argc, argv);
   const std::string workload = argc > 1 ? argv[1] : "";
-  if (!(workload == "field" && argc == 6) && !(workload == "mlp" && argc == 5)) {
+  if (!(workload == "field" && argc == 6) && !(workload == "mlp" && argc == 5) &&
+      !(workload == "oscillators" && argc == 6)) {
     std::fprintf(stderr,
-                 "usage: %s field WIDTH HEIGHT BLOCK_ROWS DTYPE | mlp BLOCK_ROWS DTYPE adam|sgd\n",
+                 "usage: %s field WIDTH HEIGHT BLOCK_ROWS DTYPE | mlp BLOCK_ROWS DTYPE adam|sgd | "
+                 "oscillators NODES BLOCK_ROWS euler|rk4 matvec|direct\n",
                  argv[0]);
     return 2;
   }
   const dist::Communicator comm;
   const switchyard::DeviceScope cpu("cpu:0");
-  const std::vector<std::string> bits =
-      workload == "field" ? field_bits(argv + 2, comm) : mlp_bits(argv + 2, comm);
+  const std::vector<std::string> bits = workload == "field" ? field_bits(argv + 2, comm)
+                                        : workload == "mlp" ? mlp_bits(argv + 2, comm)
+                                                            : oscillator_bits(argv + 2, comm);
   if (comm.rank() == 0) {
     for (std::size_t i = 0; i < bits.size(); ++i)
       std::printf("%s%s", i ? " " : "", bits[i].c_str());

@@ -11,9 +11,11 @@ refuse a ragged layout: redistribute it to row blocks first. `save` and `load` w
 one checkpoint file with MPI-IO, the same format as C++'s: it loads on any number of ranks.
 `sort` sorts a vector across the ranks (a sample sort into a ragged layout, stable, as
 np.sort(kind="stable") of the whole array) and `top_k` finds its k largest, on every rank.
-Two workloads run decomposed: `switchyard.dist.field` (the field over row blocks of its grid and
-its statistics through the reproducible sums) and `switchyard.dist.nn` (data-parallel MLP
-training, its gradients summed over blocks of rows in one fixed order).
+Three workloads run decomposed: `switchyard.dist.field` (the field over row blocks of its grid
+and its statistics through the reproducible sums), `switchyard.dist.nn` (data-parallel MLP
+training, its gradients summed over blocks of rows in one fixed order) and
+`switchyard.dist.oscillators` (the dense Kuramoto network over row blocks of K, the phases
+gathered at each stage of a step).
 
 Importing this module initialises MPI (through mpi4py); `import switchyard` alone never does.
 Communicators are mpi4py's (MPI.COMM_WORLD when none is given).
@@ -39,4 +41,4 @@ from ._scans import cumprod, cumsum  # noqa: F401
 from ._sort import sort, top_k  # noqa: F401
 
 # The decomposed workloads, on the functions above.
-from . import field, nn  # noqa: E402,F401
+from . import field, nn, oscillators  # noqa: E402,F401

@@ -2,7 +2,8 @@
 hexadecimal, on rank 0, as tests/dist/print_workloads.cpp does from C++ for the same arguments
 (see there): the two must agree in every bit, at any rank counts.
     field WIDTH HEIGHT BLOCK_ROWS float32|float64
-    mlp BLOCK_ROWS float32|float64 adam|sgd"""
+    mlp BLOCK_ROWS float32|float64 adam|sgd
+    oscillators NODES BLOCK_ROWS euler|rk4 matvec|direct"""
 
 import sys
 
@@ -11,8 +12,10 @@ from mpi4py import MPI
 
 import switchyard as sy
 from switchyard.apps import nn
+from switchyard.apps import oscillators as osc
 from switchyard.dist import field
 from switchyard.dist import nn as dist_nn
+from switchyard.dist import oscillators as dist_osc
 
 
 def hex_bits(value):
@@ -47,9 +50,18 @@ def mlp_bits(block_rows, dtype, kind):
     return out + [digest(weights)]
 
 
+def oscillator_bits(nodes, block_rows, method, coupling):
+    network = dist_osc.distribute(osc.random_network(int(nodes), seed=3, coupling_strength=2.0),
+                                  block_rows=int(block_rows))
+    phases, r = dist_osc.simulate(network, osc.random_phases(int(nodes), seed=4), dt=0.01,
+                                  steps=20, method=method, coupling=coupling, record_every=5)
+    return [hex_bits(v) for v in r] + [digest(np.asarray(phases))]
+
+
 def main(workload, *arguments):
+    bits_of = {"field": field_bits, "mlp": mlp_bits, "oscillators": oscillator_bits}[workload]
     with sy.device("cpu:0"):
-        bits = field_bits(*arguments) if workload == "field" else mlp_bits(*arguments)
+        bits = bits_of(*arguments)
     if MPI.COMM_WORLD.Get_rank() == 0:
         print(" ".join(bits))
 

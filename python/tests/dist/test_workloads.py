@@ -1,5 +1,5 @@
-"""The field and the MLP's data-parallel training (switchyard.dist.field, switchyard.dist.nn) on
-every rank of `mpiexec -n N python -m pytest` (ctest runs N = 1 to 4), against the same program
+"""The field, the MLP's data-parallel training and the oscillator network (switchyard.dist.field,
+switchyard.dist.nn, switchyard.dist.oscillators) on every rank of `mpiexec -n N python -m pytest` (ctest runs N = 1 to 4), against the same program
 on one process (this rank alone, MPI.COMM_SELF) and against the one-process apps: reproducible
 results bit-identical at any rank count, within a bound of the one-process apps', which add in
 another order. Every rank runs every test in the same order, as the collectives need; the work
@@ -13,8 +13,10 @@ import switchyard as sy
 from switchyard import dist
 from switchyard.apps import field as app_field
 from switchyard.apps import nn
+from switchyard.apps import oscillators as osc
 from switchyard.dist import field
 from switchyard.dist import nn as dist_nn
+from switchyard.dist import oscillators as dist_osc
 
 COMM = MPI.COMM_WORLD
 
@@ -188,3 +190,52 @@ def test_training_errors_are_typed_on_every_rank():
         trainer.train_step(dist_nn.distribute(np.zeros((0, FEATURES)), np.zeros(0, np.int64),
                                               block_rows=4))
     assert np.isfinite(trainer.train_step(good))
+
+
+# (nodes, block_rows, method, coupling), as the C++ tests: blocks of 8 rows, the last of 5, so
+# that 4 ranks all hold some.
+NETWORKS = [(45, 8, "euler", "matvec"), (45, 8, "rk4", "matvec"), (45, 8, "euler", "direct")]
+
+
+def oscillator_bound(phases, n, dt, steps, strength):
+    """How far the one-process run may be from the distributed one: each step's rates, sums of n
+    terms |K_ij| <= 2·strength in another order, differ by up to about 2(n + 1)·ε·2·strength
+    (Higham, ch. 4); a difference grows through the steps at most by the rate's Lipschitz
+    constant L = 2·2·strength: e^(L·dt·steps). Plus the rounding of θ itself, ε·|θ| per step."""
+    eps = np.finfo(np.float64).eps
+    per_step = dt * 2 * (n + 1) * eps * 2 * strength + eps * np.max(np.abs(phases))
+    return steps * per_step * np.exp(4 * strength * dt * steps)
+
+
+@pytest.mark.parametrize("case", NETWORKS, ids=lambda c: f"{c[2]}-{c[3]}")
+def test_oscillators_are_the_same_at_any_rank_count(case):
+    nodes, block_rows, method, coupling = case
+    network = osc.random_network(nodes, seed=3, coupling_strength=2.0)
+    theta0 = osc.random_phases(nodes, seed=4)
+    run = {"dt": 0.01, "steps": 40, "method": method, "coupling": coupling, "record_every": 10}
+    phases, r, steps = dist_osc.simulate(dist_osc.distribute(network, block_rows=block_rows),
+                                         theta0, return_steps=True, **run)
+    alone, alone_r = dist_osc.simulate(
+        dist_osc.distribute(network, comm=MPI.COMM_SELF, block_rows=block_rows), theta0, **run)
+    assert same_bits(phases, alone) and same_bits(r, alone_r)
+    assert steps.tolist() == [0, 10, 20, 30, 40]
+    assert all(same_bits(p, phases) for p in COMM.allgather(np.asarray(phases)))
+    app, app_r = osc.simulate(*network, theta0, **run)
+    bound = oscillator_bound(np.asarray(app), nodes, 0.01, 40, 2.0)
+    np.testing.assert_allclose(np.asarray(phases), np.asarray(app), rtol=0, atol=bound)
+    np.testing.assert_allclose(r, app_r, rtol=0, atol=bound)
+
+
+def test_oscillator_errors_are_typed_on_every_rank():
+    network = dist_osc.distribute(osc.random_network(10, seed=1), block_rows=4)
+    with pytest.raises(sy.ShapeError):
+        dist_osc.simulate(network, osc.random_phases(11, seed=2))
+    with pytest.raises(sy.ValueError, match="dt must be positive"):
+        dist_osc.simulate(network, osc.random_phases(10, seed=2), dt=-1)
+    with pytest.raises(sy.ValueError, match="method"):
+        dist_osc.simulate(network, osc.random_phases(10, seed=2), method="midpoint")
+    with pytest.raises(sy.ShapeError, match="square"):
+        dist_osc.distribute((sy.zeros((10, 9)), sy.zeros(10)))
+    huge = dist_osc.distribute((sy.full((10, 10), 1e308), sy.zeros(10)), block_rows=4)
+    with pytest.raises(sy.ValueError, match="NaN by step"):
+        dist_osc.simulate(huge, osc.random_phases(10, seed=2), steps=5)
