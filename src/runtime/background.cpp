@@ -82,6 +82,18 @@ const bool exit_handled = [] {
   return true;
 }();
 
+// What the stopped threads queued still runs on the devices, and a driver may compile a launch's
+// code on its own threads meanwhile (PoCL does, in LLVM): it ends before exit destroys the
+// drivers' statics. A device that fails here has nothing left to finish.
+void finish_device_work() {
+  for (Device* device : Registry::instance().devices()) {
+    try {
+      device->synchronize();
+    } catch (const std::exception&) {
+    }
+  }
+}
+
 }  // namespace
 
 Background& Background::instance() {
@@ -163,6 +175,7 @@ void Background::shutdown() {
   stop_driver_calls();
   state_->arena.execute([this] { state_->group.wait(); });
   (void)state_->finished.load(std::memory_order_acquire);
+  finish_device_work();
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
       (*it)();
