@@ -106,8 +106,12 @@ void expect_matches(const Function& f, std::complex<T> z, std::complex<T> got,
   };
   for (auto [g, w] : {std::pair{got.real(), want.real()}, std::pair{got.imag(), want.imag()}}) {
     EXPECT_EQ(std::isnan(g), std::isnan(w)) << where();
-    if (std::isinf(w)) EXPECT_EQ(g, w) << where();
-    if (w == 0 && g == 0) EXPECT_EQ(std::signbit(g), std::signbit(w)) << where();
+    if (std::isinf(w)) {
+      EXPECT_EQ(g, w) << where();
+    }
+    if (w == 0 && g == 0) {
+      EXPECT_EQ(std::signbit(g), std::signbit(w)) << where();
+    }
   }
   if (std::isfinite(want.real()) && std::isfinite(want.imag())) {
     using L = std::numeric_limits<T>;
