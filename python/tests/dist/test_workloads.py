@@ -1,9 +1,10 @@
 """The field, the MLP's data-parallel training and the oscillator network (switchyard.dist.field,
-switchyard.dist.nn, switchyard.dist.oscillators) on every rank of `mpiexec -n N python -m pytest` (ctest runs N = 1 to 4), against the same program
-on one process (this rank alone, MPI.COMM_SELF) and against the one-process apps: reproducible
-results bit-identical at any rank count, within a bound of the one-process apps', which add in
-another order. Every rank runs every test in the same order, as the collectives need; the work
-is pinned to the CPU, whose kernels the one-process runs use too."""
+switchyard.dist.nn, switchyard.dist.oscillators) on every rank of `mpiexec -n N python -m
+pytest` (ctest runs N = 1 to 4), against the same program on one process (this rank alone,
+MPI.COMM_SELF) and against the one-process apps: reproducible results bit-identical at any rank
+count, within a bound of the one-process apps', which add in another order. Every rank runs every
+test in the same order, as the collectives need; the work is pinned to the CPU, whose kernels the
+one-process runs use too."""
 
 import numpy as np
 import pytest
@@ -201,7 +202,8 @@ def oscillator_bound(phases, n, dt, steps, strength):
     """How far the one-process run may be from the distributed one: each step's rates, sums of n
     terms |K_ij| <= 2·strength in another order, differ by up to about 2(n + 1)·ε·2·strength
     (Higham, ch. 4); a difference grows through the steps at most by the rate's Lipschitz
-    constant L = 2·2·strength: e^(L·dt·steps). Plus the rounding of θ itself, ε·|θ| per step."""
+    constant L = 2·2·strength: e^(L·dt·steps). Plus the rounding of θ itself, ε·|θ| per
+    step."""
     eps = np.finfo(np.float64).eps
     per_step = dt * 2 * (n + 1) * eps * 2 * strength + eps * np.max(np.abs(phases))
     return steps * per_step * np.exp(4 * strength * dt * steps)
