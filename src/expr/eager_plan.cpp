@@ -27,6 +27,22 @@ struct SharedKernel {
   std::uint64_t signature = 0;
 };
 
+SharedKernel shared(ir::KernelBuilder& k) {
+  auto kernel = std::make_shared<const ir::Kernel>(k.build());
+  const std::uint64_t signature = kernel->hash();
+  return {std::move(kernel), signature};
+}
+
+// The kernel `key` names in this thread's `table`, built once. Each kind of eager op has its
+// own table: their keys are laid out differently.
+using KernelTable = std::unordered_map<std::uint64_t, SharedKernel>;
+template <class Build>
+const SharedKernel& kernel_in(KernelTable& table, std::uint64_t key, Build build) {
+  auto it = table.find(key);
+  if (it == table.end()) it = table.emplace(key, build()).first;
+  return it->second;
+}
+
 // Built in operand order as the fusion pass emits it (KernelBuild in fusion.cpp): each new input
 // or scalar where it is first read, then the instruction, then the output.
 SharedKernel build(ir::OpCode op, DType result, const Arguments& a) {
@@ -53,16 +69,12 @@ SharedKernel build(ir::OpCode op, DType result, const Arguments& a) {
   else
     value = k.unary(op, values[0], result);
   k.output(value);
-  auto kernel = std::make_shared<const ir::Kernel>(k.build());
-  const std::uint64_t signature = kernel->hash();
-  return {std::move(kernel), signature};
+  return shared(k);
 }
 
 const SharedKernel& kernel_for(ir::OpCode op, DType result, const Arguments& a) {
-  thread_local std::unordered_map<std::uint64_t, SharedKernel> kernels;
-  auto it = kernels.find(a.key);
-  if (it == kernels.end()) it = kernels.emplace(a.key, build(op, result, a)).first;
-  return it->second;
+  thread_local KernelTable kernels;
+  return kernel_in(kernels, a.key, [&] { return build(op, result, a); });
 }
 
 bool same_scalar(const ScalarValue& a, const ScalarValue& b) {
@@ -94,18 +106,15 @@ std::optional<PlannedKernel> plan_eager_reduction(const NodePtr& root) {
       static_cast<std::uint64_t>(root->reduce.op) | static_cast<std::uint64_t>(input.dtype) << 8 |
       static_cast<std::uint64_t>(layout) << 16 | static_cast<std::uint64_t>(space.over) << 19 |
       static_cast<std::uint64_t>(space.reduced_axes()) << 20;
-  thread_local std::unordered_map<std::uint64_t, SharedKernel> kernels;
-  auto it = kernels.find(key);
-  if (it == kernels.end()) {
+  thread_local KernelTable kernels;
+  const SharedKernel& kernel = kernel_in(kernels, key, [&] {
     ir::KernelBuilder k;
     k.output(k.load(input.dtype, layout));
     k.reduce(root->reduce.op, space.over, space.reduced_axes());
-    auto kernel = std::make_shared<const ir::Kernel>(k.build());
-    const std::uint64_t signature = kernel->hash();
-    it = kernels.emplace(key, SharedKernel{std::move(kernel), signature}).first;
-  }
-  g.kernel = it->second.kernel;
-  g.signature = it->second.signature;
+    return shared(k);
+  });
+  g.kernel = kernel.kernel;
+  g.signature = kernel.signature;
   out.roots.push_back(root);
   return out;
 }
